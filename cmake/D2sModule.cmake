@@ -1,0 +1,15 @@
+# d2s_module(NAME DEPS...): a module folder as one static library from its *.cpp
+# (tests under tests/ excluded), plus its GoogleTest binary from tests/*_test.cpp.
+function(d2s_module name)
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  if(sources)
+    add_library(${name} STATIC ${sources})
+    target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+    target_link_libraries(${name} PUBLIC ${ARGN} PRIVATE d2s_warnings)
+  else()
+    add_library(${name} INTERFACE)
+    target_include_directories(${name} INTERFACE ${PROJECT_SOURCE_DIR})
+    target_link_libraries(${name} INTERFACE ${ARGN})
+  endif()
+  d2s_add_tests(${name}_tests ${name})
+endfunction()

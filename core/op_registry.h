@@ -1,0 +1,117 @@
+// The operator registry: every operator of the model language, keyed by its
+// TorchScript name (`aten::add`), with its argument schema and its CPU kernel.
+//
+// One table serves the eager interpreter, the tracer, the source lowering and the
+// executor, so an op means the same thing on every route. Schemas are written as
+// TorchScript writes them and parsed at start-up:
+//
+//   aten::add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+//   aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
+//
+// Argument types: Tensor, Scalar (a Python number), int, float, bool, str,
+// int[], Tensor[], Any, each optionally suffixed `?` (may be None). A `Tensor`
+// argument also accepts a Python number (wrapped as PyTorch wraps scalars), and
+// most arithmetic ops also work on plain numbers with Python semantics
+// (`aten::add` on two ints gives an int), so Python-level arithmetic, lowered
+// scalar code and tensor code all go through the same table.
+//
+// Overloads share a base name and differ by the part after the dot
+// (`aten::max`, `aten::max.dim`, `aten::max.other`); lookup picks the first
+// overload whose schema accepts the arguments. Graph nodes are named by the
+// base name, as TorchScript prints them.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/ivalue.h"
+#include "core/source.h"
+
+namespace d2s {
+
+class Generator;
+
+struct Argument {
+  std::string name;
+  std::string type;  // as written in the schema: "Tensor", "int[]", "Scalar?", ...
+  std::optional<IValue> default_value;
+  bool kwarg_only = false;
+};
+
+struct OpSchema {
+  std::string name;      // base name, e.g. "aten::max"
+  std::string overload;  // e.g. "dim"; empty for the default overload
+  std::vector<Argument> arguments;
+  std::vector<std::string> returns;  // return types; more than one for tuple results
+
+  std::string qualified_name() const;  // "aten::max.dim"
+  std::string str() const;             // the schema as written
+  // Parses a schema string; throws d2s::Error on a malformed one.
+  static OpSchema parse(std::string_view text);
+};
+
+// What a kernel may need besides its arguments.
+struct OpContext {
+  Generator* generator = nullptr;  // for random ops; required by them
+  bool training = false;           // dropout is the identity unless training
+};
+
+// A kernel receives the arguments bound to the schema (positional order, defaults
+// filled in) and returns one IValue, a tuple when the schema returns several.
+// Kernels throw d2s::Error without a range; callers add the node's location.
+using Kernel = std::function<IValue(OpContext&, const ValueList&)>;
+
+struct OpDef {
+  OpSchema schema;
+  Kernel kernel;
+  bool is_random = false;  // reads the generator: never constant-folded
+};
+
+class OpRegistry {
+ public:
+  // The table of all built-in ops, built once on first use and immutable after.
+  static const OpRegistry& builtin();
+
+  // All overloads of a base name (empty when unknown).
+  const std::vector<OpDef>& overloads(std::string_view base_name) const;
+  // The overload with this qualified name ("aten::max.dim"), or null.
+  const OpDef* find_qualified(std::string_view qualified_name) const;
+
+  // Chooses the overload of `base_name` that accepts these arguments and binds
+  // them: positional then keyword, defaults filled, types checked. Throws
+  // d2s::Error at `where` that names the op and what did not fit.
+  struct Bound {
+    const OpDef* op;
+    ValueList args;
+  };
+  Bound bind(std::string_view base_name, const ValueList& positional,
+             const std::vector<std::pair<std::string, IValue>>& keywords,
+             const SourceRange& where) const;
+
+  // Binds and runs; errors from the kernel get `where` as their range.
+  IValue call(OpContext& ctx, std::string_view base_name, const ValueList& positional,
+              const std::vector<std::pair<std::string, IValue>>& keywords,
+              const SourceRange& where) const;
+
+  void add(std::string_view schema, Kernel kernel, bool is_random = false);
+  std::vector<std::string> base_names() const;
+
+ private:
+  std::map<std::string, std::vector<OpDef>, std::less<>> ops_;
+};
+
+// How Python spellings reach ops: `torch.mm`, `F.relu`, `x.mm(...)`, `x + y`.
+// Names are canonical (aliases resolved by the interpreter): "torch.mm",
+// "torch.nn.functional.relu", "math.sqrt" for functions; "mm" for Tensor methods
+// (the receiver becomes the first argument); "__add__" etc. for operators.
+// Returns the op base name, or nullopt when there is no such binding.
+std::optional<std::string> op_for_function(std::string_view qualified_python_name);
+std::optional<std::string> op_for_method(std::string_view method_name);
+std::optional<std::string> op_for_operator(std::string_view dunder_name);
+
+}  // namespace d2s

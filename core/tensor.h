@@ -1,0 +1,103 @@
+// Tensor: a dense, row-major, n-dimensional array of float32, int64 or bool.
+//
+// A Tensor is a handle to a TensorImpl (shape, dtype, storage); copying the handle
+// aliases, as in PyTorch. Views that keep the row-major layout (reshape, view,
+// squeeze, unsqueeze, flatten) share storage; everything else copies. The impl's
+// address is the tensor's identity (the tracer maps it to a graph value).
+// Kernels live in core/kernels_*.cpp and reach the data through Eigen maps; this
+// header stays free of Eigen so that most of the project compiles fast.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace d2s {
+
+enum class DType : uint8_t { Bool, Int64, Float32 };
+
+// "bool", "int64", "float32": the names used in YAML files and graph types.
+const char* dtype_name(DType dtype);
+// Parses a dtype name (also accepts "float", "long", "int"); false when unknown.
+bool parse_dtype(const std::string& name, DType* out);
+size_t dtype_size(DType dtype);
+
+using Shape = std::vector<int64_t>;
+std::string shape_str(const Shape& shape);  // "[1, 20]"
+int64_t shape_numel(const Shape& shape);
+
+// The largest tensor d2s will allocate (elements); larger requests are a clear error.
+inline constexpr int64_t kMaxTensorElements = int64_t{1} << 28;
+
+struct Storage {
+  explicit Storage(size_t nbytes);
+  std::unique_ptr<std::byte[]> bytes;
+  size_t nbytes;
+};
+
+struct AutogradMeta;  // defined by the autograd engine (gradients issue)
+
+struct TensorImpl {
+  std::shared_ptr<Storage> storage;
+  Shape shape;
+  DType dtype = DType::Float32;
+  bool requires_grad = false;
+  std::shared_ptr<AutogradMeta> autograd;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+
+  // Uninitialised / filled tensors. Throw d2s::Error past kMaxTensorElements.
+  static Tensor empty(const Shape& shape, DType dtype);
+  static Tensor zeros(const Shape& shape, DType dtype = DType::Float32);
+  static Tensor full(const Shape& shape, double value, DType dtype = DType::Float32);
+  static Tensor from_floats(const Shape& shape, const std::vector<float>& data);
+  static Tensor from_ints(const Shape& shape, const std::vector<int64_t>& data);
+  static Tensor from_bools(const Shape& shape, const std::vector<bool>& data);
+  // 0-d tensors, as torch.tensor(3.0) gives.
+  static Tensor scalar(double value, DType dtype = DType::Float32);
+
+  bool defined() const { return impl_ != nullptr; }
+  DType dtype() const { return impl_->dtype; }
+  const Shape& shape() const { return impl_->shape; }
+  int64_t dim() const { return static_cast<int64_t>(impl_->shape.size()); }
+  int64_t numel() const { return shape_numel(impl_->shape); }
+  // Size of dimension d; negative d counts from the end. Throws on a bad d.
+  int64_t size(int64_t d) const;
+
+  template <typename T>
+  T* data() {
+    return reinterpret_cast<T*>(impl_->storage->bytes.get());
+  }
+  template <typename T>
+  const T* data() const {
+    return reinterpret_cast<const T*>(impl_->storage->bytes.get());
+  }
+
+  // Element i (row-major) converted to double; for scalars, printing, YAML.
+  double value_at(int64_t i) const;
+  // The single element as double; throws d2s::Error when numel() != 1.
+  double item() const;
+
+  // Same storage, new shape (numel must match).
+  Tensor view_as_shape(const Shape& shape) const;
+  Tensor clone() const;
+  Tensor to(DType dtype) const;
+
+  bool requires_grad() const { return impl_ && impl_->requires_grad; }
+  void set_requires_grad(bool on) { impl_->requires_grad = on; }
+  TensorImpl* impl() const { return impl_.get(); }
+  // True when both handles refer to the same tensor object.
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+  bool shares_storage(const Tensor& other) const;
+
+ private:
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+}  // namespace d2s
