@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs the Debian packages d2s needs (when missing) and builds it (Release) in build/.
+# Sourced by demo.sh and test.sh; run alone it only sets up and builds.
+set -euo pipefail
+
+D2S_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+D2S_BUILD="${D2S_BUILD:-$D2S_ROOT/build}"
+
+# Everything comes from Debian: compilers and build tools, the libraries d2s links,
+# and PyTorch for the live parity tests (it serves /usr/bin/python3).
+D2S_PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  libeigen3-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev
+  python3 python3-torch python3-yaml python3-numpy
+)
+
+d2s_missing_packages() {
+  local missing=() p
+  for p in "${D2S_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+  echo "${missing[@]:-}"
+}
+
+d2s_install_packages() {
+  local missing
+  missing="$(d2s_missing_packages)"
+  [ -z "$missing" ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "d2s: these Debian packages are missing: $missing" >&2
+    echo "d2s: install them with:" >&2
+    echo "  sudo apt-get install -y --no-install-recommends $missing" >&2
+    exit 2
+  fi
+  echo "d2s: installing $missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+d2s_build() {
+  local generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  if [ ! -f "$D2S_BUILD/CMakeCache.txt" ]; then
+    cmake -S "$D2S_ROOT" -B "$D2S_BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  fi
+  cmake --build "$D2S_BUILD" -j "$(nproc)"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  d2s_install_packages
+  d2s_build
+fi
