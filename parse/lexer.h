@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "core/source.h"
 #include "parse/token.h"
 
@@ -88,6 +89,10 @@ class Lexer {
   std::vector<Token> brackets_;  // open brackets, innermost last
 };
 
+// The one "nesting too deep" diagnostic, shared by the lexer (brackets, indents)
+// and the parser (every kind of nesting).
+Error nesting_error(const SourceRange& at, int max_nesting);
+
 // The whole token stream up to and including EndOfFile (for tests and tools).
 std::vector<Token> tokenize(std::shared_ptr<const SourceFile> file);
 
@@ -96,10 +101,10 @@ std::vector<Token> tokenize(std::shared_ptr<const SourceFile> file);
 // field's bytes with a bracket-mode Lexer, so fields get true source columns.
 struct FStringPiece {
   bool is_field = false;
-  std::string text;        // literal text, escapes decoded ("x=" for a field `{x=}`)
-  size_t expr_begin = 0;   // field: byte offsets of the expression in the file
+  std::string text;       // literal text, escapes decoded ("x=" for a field `{x=}`)
+  size_t expr_begin = 0;  // field: byte offsets of the expression in the file
   size_t expr_end = 0;
-  char conversion = 0;     // 'r', 's', 'a' or 0
+  char conversion = 0;  // 'r', 's', 'a' or 0
   std::string format_spec;
 };
 // `tok` must be an FString token lexed from map's file. For a field with `=`

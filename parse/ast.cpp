@@ -1,0 +1,77 @@
+#include "parse/ast.h"
+
+namespace d2s::ast {
+
+const char* binop_symbol(BinOpKind op) {
+  switch (op) {
+    case BinOpKind::Add:
+      return "+";
+    case BinOpKind::Sub:
+      return "-";
+    case BinOpKind::Mul:
+      return "*";
+    case BinOpKind::Div:
+      return "/";
+    case BinOpKind::FloorDiv:
+      return "//";
+    case BinOpKind::Mod:
+      return "%";
+    case BinOpKind::Pow:
+      return "**";
+    case BinOpKind::MatMul:
+      return "@";
+    case BinOpKind::BitAnd:
+      return "&";
+    case BinOpKind::BitOr:
+      return "|";
+    case BinOpKind::BitXor:
+      return "^";
+    case BinOpKind::LShift:
+      return "<<";
+    case BinOpKind::RShift:
+      return ">>";
+  }
+  return "?";
+}
+
+const char* unaryop_symbol(UnaryOpKind op) {
+  switch (op) {
+    case UnaryOpKind::Neg:
+      return "-";
+    case UnaryOpKind::Pos:
+      return "+";
+    case UnaryOpKind::Not:
+      return "not";
+    case UnaryOpKind::Invert:
+      return "~";
+  }
+  return "?";
+}
+
+const char* cmpop_symbol(CmpOpKind op) {
+  switch (op) {
+    case CmpOpKind::Lt:
+      return "<";
+    case CmpOpKind::Gt:
+      return ">";
+    case CmpOpKind::Le:
+      return "<=";
+    case CmpOpKind::Ge:
+      return ">=";
+    case CmpOpKind::Eq:
+      return "==";
+    case CmpOpKind::Ne:
+      return "!=";
+    case CmpOpKind::Is:
+      return "is";
+    case CmpOpKind::IsNot:
+      return "is not";
+    case CmpOpKind::In:
+      return "in";
+    case CmpOpKind::NotIn:
+      return "not in";
+  }
+  return "?";
+}
+
+}  // namespace d2s::ast
