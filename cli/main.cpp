@@ -1,0 +1,88 @@
+// d2s: dynamic model programs to static graphs. See docs/cli.md.
+//
+// main() declares the subcommands, parses the command line, runs the selected
+// command, and maps every way out to the contract's exit codes: 0 success, 1 a
+// check or guard failed, 2 bad usage or bad input. CLI11's own exit codes (105
+// for a parse error, ...) are not used.
+#include <iostream>
+
+#include "cli/commands.h"
+
+#ifndef D2S_VERSION
+#define D2S_VERSION "0.0.0"
+#endif
+
+namespace {
+
+// "d2s run" for the selected subcommand, "d2s" when none was reached.
+std::string command_path(const CLI::App& app) {
+  auto subs = app.get_subcommands();
+  return subs.empty() ? "d2s" : "d2s " + subs[0]->get_name();
+}
+
+int run_main(int argc, char** argv) {
+  using namespace d2s::cli;
+  CLI::App app{
+      "d2s: convert PyTorch-style model programs into static graphs, by tracing and by "
+      "source parsing, and compare the two.",
+      "d2s"};
+  app.set_version_flag("--version", "d2s " D2S_VERSION);
+  app.option_defaults()->always_capture_default();
+  app.footer("Exit codes: 0 success, 1 a check or guard failed, 2 bad usage or bad input.");
+
+  std::vector<Command> commands = {setup_parse(app), setup_trace(app),  setup_run(app),
+                                   setup_diff(app),  setup_render(app), setup_check(app),
+                                   setup_grad(app)};
+
+  // An unknown first word would otherwise read "The following argument was not
+  // expected": say it is an unknown command, with a suggestion.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string word = argv[1];
+    bool known = false;
+    for (const auto& c : commands) known = known || c.app->get_name() == word;
+    if (!known) {
+      std::string names;
+      for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
+      return report_usage_error("d2s",
+                                "unknown command '" + word + "' (the commands are " + names + ")");
+    }
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << e.what() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    return report_usage_error(command_path(app), e.what());
+  }
+
+  for (const auto& c : commands) {
+    if (c.app->parsed()) return c.run();
+  }
+  std::string names;
+  for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
+  return report_usage_error("d2s", "a command is required: " + names);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const d2s::Error& err) {
+    return d2s::cli::report_error(err);
+  } catch (const std::bad_alloc&) {
+    return d2s::cli::report_internal_error("out of memory");
+  } catch (const std::exception& e) {
+    return d2s::cli::report_internal_error(e.what());
+  } catch (...) {
+    return d2s::cli::report_internal_error("unknown exception");
+  }
+}
