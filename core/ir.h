@@ -59,6 +59,9 @@ inline constexpr const char* TupleUnpack = "prim::TupleUnpack";
 inline constexpr const char* TupleIndex = "prim::TupleIndex";
 inline constexpr const char* ListConstruct = "prim::ListConstruct";
 inline constexpr const char* ListUnpack = "prim::ListUnpack";
+// A placeholder for a value that exists only on some paths (a variable assigned in
+// one branch, a result after an early exit): never read when the program is run.
+inline constexpr const char* Uninitialized = "prim::Uninitialized";
 }  // namespace kind
 
 struct Use {
@@ -142,6 +145,7 @@ class Node {
  private:
   friend class Graph;
   friend class Block;
+  friend class Value;
   Node(Graph* g, std::string kind, SourceRange range)
       : graph_(g), kind_(std::move(kind)), range_(std::move(range)) {}
   void unlink();
@@ -310,5 +314,8 @@ struct LoopView {
   }
   Node* node;
 };
+
+// The type of a run-time value (a constant's type; tensors fully known).
+Type type_of(const IValue& v);
 
 }  // namespace d2s::ir

@@ -42,7 +42,7 @@ struct Type {
   static Type of_float() { return Type{TypeKind::Float, {}, {}, {}}; }
   static Type of_bool() { return Type{TypeKind::Bool, {}, {}, {}}; }
   static Type none() { return Type{TypeKind::None, {}, {}, {}}; }
-  static Type str() { return Type{TypeKind::Str, {}, {}, {}}; }
+  static Type of_str() { return Type{TypeKind::Str, {}, {}, {}}; }
   static Type tuple(std::vector<Type> elements);
   static Type list(Type element);
 
@@ -56,5 +56,9 @@ struct Type {
   // Parses str()'s output; nullopt when malformed.
   static std::optional<Type> parse(const std::string& text);
 };
+
+// True when nothing known about `a` contradicts `b`: Any matches everything, and
+// unknown dtypes, ranks or dims match any. The verifier checks declared types with it.
+bool types_compatible(const Type& a, const Type& b);
 
 }  // namespace d2s::ir

@@ -9,8 +9,15 @@
 //   aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
 //
 // Argument types: Tensor, Scalar (a Python number), int, float, bool, str,
-// int[], Tensor[], Any, each optionally suffixed `?` (may be None). A `Tensor`
-// argument also accepts a Python number (wrapped as PyTorch wraps scalars), and
+// int[], float[], Tensor[], Any, Any[] (a list or tuple), ScalarType (a dtype),
+// each optionally suffixed `?` (may be None). Binding converts as Python would:
+// `int` accepts a bool (as 0/1), `float` accepts an int or bool, `int[]`
+// accepts a single int, a list or tuple of ints, or — only when it is the sole
+// positional argument besides a leading Tensor — trailing positional ints
+// (`x.view(2, -1)`); a ScalarType is held as TorchScript's int code (6 =
+// float32, 4 = int64, 11 = bool; see dtype_scalar_type) and a dtype name such as
+// "float32" is converted to it. A `Tensor` argument also accepts a Python number
+// (kept as the number; kernels wrap it as PyTorch wraps scalars), and
 // most arithmetic ops also work on plain numbers with Python semantics
 // (`aten::add` on two ints gives an int), so Python-level arithmetic, lowered
 // scalar code and tensor code all go through the same table.
@@ -48,6 +55,9 @@ struct OpSchema {
   std::string overload;  // e.g. "dim"; empty for the default overload
   std::vector<Argument> arguments;
   std::vector<std::string> returns;  // return types; more than one for tuple results
+  // Written `...` after the last argument: extra positional values are passed on
+  // after the declared ones (aten::format).
+  bool varargs = false;
 
   std::string qualified_name() const;  // "aten::max.dim"
   std::string str() const;             // the schema as written

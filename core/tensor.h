@@ -23,6 +23,13 @@ const char* dtype_name(DType dtype);
 // Parses a dtype name (also accepts "float", "long", "int"); false when unknown.
 bool parse_dtype(const std::string& name, DType* out);
 size_t dtype_size(DType dtype);
+// TorchScript's ScalarType codes (Long = 4, Float = 6, Bool = 11): how a dtype is
+// held in an IValue (`torch.float32` evaluates to the int 6, as in TorchScript
+// graphs). dtype_from_scalar_type is false for codes d2s does not support.
+int64_t dtype_scalar_type(DType dtype);
+bool dtype_from_scalar_type(int64_t code, DType* out);
+// "torch.float32", "torch.int64", "torch.bool": as Python prints a dtype.
+const char* dtype_torch_name(DType dtype);
 
 using Shape = std::vector<int64_t>;
 std::string shape_str(const Shape& shape);  // "[1, 20]"

@@ -1,0 +1,116 @@
+// Internal to the executor: the plan a graph is compiled to (executor_plan.cpp)
+// and run from (executor_run.cpp).
+//
+// Every IR value gets a slot number. Each block becomes a BlockPlan: the slots of
+// its inputs and outputs and a flat list of instructions, each with its input and
+// output slots and the slots to release after it. Nested blocks are referred to
+// by index into Plan::blocks; block 0 is the graph's top block.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/ir.h"
+#include "core/ivalue.h"
+#include "core/op_registry.h"
+
+namespace d2s::exec_detail {
+
+enum class Op : uint8_t {
+  Kernel,  // a registry op
+  Constant,
+  If,
+  Loop,
+  Guard,
+  Print,
+  Raise,
+  TupleConstruct,
+  TupleUnpack,
+  TupleIndex,
+  ListConstruct,
+  ListUnpack,
+  Uninitialized,
+};
+
+// A schema argument type, parsed once: what the executor's binder converts to.
+enum class ArgType : uint8_t {
+  Tensor,
+  Scalar,
+  Int,
+  Float,
+  Bool,
+  Str,
+  Any,
+  ScalarType,
+  IntList,
+  FloatList,
+  TensorList,
+  AnyList,
+  Unknown,
+};
+struct ArgSpec {
+  ArgType type;
+  bool optional;  // `?`: None is accepted too
+};
+std::vector<ArgSpec> arg_specs(const OpSchema& schema);
+
+// Binds node inputs, given in schema order (keyword-only arguments included,
+// trailing defaults possibly omitted), to `schema`: converts them as the registry
+// does and appends the missing defaults. False (with the reason in `why`) when they
+// do not fit; `args` may then be partly converted.
+bool bind_in_order(const OpSchema& schema, const std::vector<ArgSpec>& specs, ValueList& args,
+                   std::string* why);
+
+// How an aten node reaches its kernel: its overload when the node names one (as
+// the lowering and the tracer do), else the first overload, in registry order,
+// that the arguments fit — chosen on the first run and kept while later runs pass
+// arguments of the same kinds.
+struct KernelRef {
+  const std::vector<OpDef>* overloads = nullptr;
+  std::vector<const std::vector<ArgSpec>*> specs;  // per overload
+  int fixed = -1;                                  // the node's overload
+  int cached = -1;                                 // chosen by an earlier run
+  std::vector<uint8_t> cached_kinds;               // ArgKind of each argument then
+  bool cacheable = true;  // false when an overload's fit depends on a value (dtype codes)
+};
+
+struct Instr {
+  Op op = Op::Kernel;
+  std::string kind;   // the node's kind, for messages
+  SourceRange range;  // the node's location
+  std::vector<uint32_t> in;
+  std::vector<uint32_t> out;
+  std::vector<uint32_t> free_after;  // slots whose last use is this instruction
+  uint32_t block0 = 0;               // If: then block; Loop: body
+  uint32_t block1 = 0;               // If: else block
+  IValue value;                      // Constant: value; Guard: seen; TupleIndex: index attr
+  std::string text;                  // Guard: expr; Raise: exception kind
+  std::string what;                  // Guard: what was baked ("shape", "bool", ...)
+  mutable KernelRef kernel;          // a cache, filled while running
+};
+
+struct BlockPlan {
+  std::vector<uint32_t> inputs;
+  std::vector<Instr> instrs;
+  std::vector<uint32_t> outputs;
+  std::vector<uint32_t> free_on_entry;  // inputs nothing in the block uses
+  std::vector<uint32_t> free_at_end;    // slots last used by the block's return
+};
+
+struct Plan {
+  std::vector<BlockPlan> blocks;
+  uint32_t num_slots = 0;
+  // Parsed argument types of every overload the graph may call (KernelRef points here).
+  std::unordered_map<const OpDef*, std::vector<ArgSpec>> specs;
+};
+
+// Argument kinds the kernel cache distinguishes; a call with Other (lists, tuples,
+// objects) among its arguments chooses its overload afresh.
+enum ArgKind : uint8_t { kNone, kBool, kInt, kDouble, kStr, kTensor, kOther };
+uint8_t arg_kind(const IValue& v);
+
+Plan build_plan(const ir::Graph& graph);
+
+}  // namespace d2s::exec_detail

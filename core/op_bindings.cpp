@@ -1,0 +1,245 @@
+// How Python spellings reach ops: the tables behind op_for_function,
+// op_for_method and op_for_operator (see op_registry.h). Each table lists
+// (spelling, op) pairs; a spelling missing here is not supported, and the
+// interpreter reports it as such.
+#include <unordered_map>
+
+#include "core/op_registry.h"
+
+namespace d2s {
+
+namespace {
+
+using Table = std::unordered_map<std::string, std::string>;
+
+// Names that are spelled the same in torch.X, as a Tensor method and as the op.
+constexpr const char* kCommon[] = {"add",
+                                   "sub",
+                                   "mul",
+                                   "div",
+                                   "neg",
+                                   "pow",
+                                   "exp",
+                                   "exp2",
+                                   "expm1",
+                                   "log",
+                                   "log2",
+                                   "log10",
+                                   "log1p",
+                                   "sqrt",
+                                   "rsqrt",
+                                   "abs",
+                                   "sin",
+                                   "cos",
+                                   "tan",
+                                   "asin",
+                                   "acos",
+                                   "atan",
+                                   "sinh",
+                                   "cosh",
+                                   "tanh",
+                                   "erf",
+                                   "sigmoid",
+                                   "relu",
+                                   "square",
+                                   "clamp",
+                                   "clamp_min",
+                                   "clamp_max",
+                                   "maximum",
+                                   "minimum",
+                                   "floor",
+                                   "ceil",
+                                   "round",
+                                   "trunc",
+                                   "floor_divide",
+                                   "remainder",
+                                   "reciprocal",
+                                   "sign",
+                                   "lt",
+                                   "gt",
+                                   "le",
+                                   "ge",
+                                   "eq",
+                                   "ne",
+                                   "logical_not",
+                                   "logical_and",
+                                   "logical_or",
+                                   "logical_xor",
+                                   "bitwise_not",
+                                   "bitwise_and",
+                                   "bitwise_or",
+                                   "bitwise_xor",
+                                   "isnan",
+                                   "isinf",
+                                   "isfinite",
+                                   "sum",
+                                   "mean",
+                                   "max",
+                                   "min",
+                                   "amax",
+                                   "amin",
+                                   "argmax",
+                                   "argmin",
+                                   "norm",
+                                   "prod",
+                                   "all",
+                                   "any",
+                                   "std",
+                                   "var",
+                                   "logsumexp",
+                                   "mm",
+                                   "matmul",
+                                   "bmm",
+                                   "mv",
+                                   "dot",
+                                   "outer",
+                                   "t",
+                                   "transpose",
+                                   "permute",
+                                   "reshape",
+                                   "flatten",
+                                   "squeeze",
+                                   "unsqueeze",
+                                   "chunk",
+                                   "split",
+                                   "unbind",
+                                   "numel",
+                                   "index_select",
+                                   "tril",
+                                   "triu",
+                                   "masked_fill",
+                                   "detach",
+                                   "clone",
+                                   "softmax",
+                                   "log_softmax",
+                                   "addmm",
+                                   "is_floating_point"};
+
+// torch.X only.
+constexpr const char* kTorchOnly[] = {
+    "zeros",     "ones",      "full",       "empty",     "rand",       "randn",
+    "randint",   "arange",    "linspace",   "eye",       "tensor",     "zeros_like",
+    "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "where",
+    "cat",       "stack",     "layer_norm", "dropout",   "rsub"};
+
+// Tensor methods only.
+// (x.float(), x.long(), x.bool() have no entry: the interpreter writes them as
+// aten::to with a dtype, as TorchScript does.)
+constexpr const char* kMethodOnly[] = {
+    "view",   "view_as", "reshape_as", "size", "dim", "contiguous", "expand", "expand_as", "repeat",
+    "select", "to",      "type_as",    "item", "cpu", "add_",       "sub_",   "mul_",      "div_"};
+
+constexpr const char* kFunctional[] = {
+    "relu",   "gelu",       "silu",    "leaky_relu", "softplus", "softmax", "log_softmax",
+    "linear", "layer_norm", "dropout", "sigmoid",    "tanh",     "mse_loss"};
+
+constexpr const char* kMath[] = {"sqrt", "exp",   "expm1", "log",     "log2",  "log10", "log1p",
+                                 "sin",  "cos",   "tan",   "asin",    "acos",  "atan",  "atan2",
+                                 "sinh", "cosh",  "tanh",  "erf",     "floor", "ceil",  "trunc",
+                                 "fabs", "isnan", "isinf", "isfinite"};
+
+const Table& functions() {
+  static const Table table = [] {
+    Table t;
+    for (const char* n : kCommon) t[std::string("torch.") + n] = std::string("aten::") + n;
+    for (const char* n : kTorchOnly) t[std::string("torch.") + n] = std::string("aten::") + n;
+    for (const char* n : kFunctional) {
+      t[std::string("torch.nn.functional.") + n] = std::string("aten::") + n;
+    }
+    for (const char* n : kMath) t[std::string("math.") + n] = std::string("aten::") + n;
+    t["torch.clip"] = "aten::clamp";
+    t["torch.concat"] = "aten::cat";
+    t["torch.concatenate"] = "aten::cat";
+    t["torch.absolute"] = "aten::abs";
+    t["torch.negative"] = "aten::neg";
+    t["torch.multiply"] = "aten::mul";
+    t["torch.subtract"] = "aten::sub";
+    t["torch.divide"] = "aten::div";
+    t["torch.true_divide"] = "aten::div";
+    t["torch.greater"] = "aten::gt";
+    t["torch.less"] = "aten::lt";
+    t["torch.greater_equal"] = "aten::ge";
+    t["torch.less_equal"] = "aten::le";
+    t["torch.not_equal"] = "aten::ne";
+    t["math.pow"] = "aten::float_power";  // always a float, unlike **
+    // Python builtins, by their bare names.
+    t["abs"] = "aten::abs";
+    t["round"] = "aten::round";
+    t["min"] = "prim::min";
+    t["max"] = "prim::max";
+    t["len"] = "aten::len";
+    t["int"] = "aten::Int";
+    t["float"] = "aten::Float";
+    t["bool"] = "aten::Bool";
+    t["str"] = "aten::str";
+    return t;
+  }();
+  return table;
+}
+
+const Table& methods() {
+  static const Table table = [] {
+    Table t;
+    for (const char* n : kCommon) t[n] = std::string("aten::") + n;
+    for (const char* n : kMethodOnly) t[n] = std::string("aten::") + n;
+    t["clip"] = "aten::clamp";
+    t["absolute"] = "aten::abs";
+    t["negative"] = "aten::neg";
+    t["multiply"] = "aten::mul";
+    t["subtract"] = "aten::sub";
+    t["divide"] = "aten::div";
+    t["true_divide"] = "aten::div";
+    return t;
+  }();
+  return table;
+}
+
+const Table& operators() {
+  static const Table table = {
+      {"__add__", "aten::add"},
+      {"__sub__", "aten::sub"},
+      {"__rsub__", "aten::rsub"},
+      {"__mul__", "aten::mul"},
+      {"__truediv__", "aten::div"},
+      {"__floordiv__", "aten::floor_divide"},
+      {"__mod__", "aten::remainder"},
+      {"__pow__", "aten::pow"},
+      {"__matmul__", "aten::matmul"},
+      {"__neg__", "aten::neg"},
+      {"__abs__", "aten::abs"},
+      {"__lt__", "aten::lt"},
+      {"__gt__", "aten::gt"},
+      {"__le__", "aten::le"},
+      {"__ge__", "aten::ge"},
+      {"__eq__", "aten::eq"},
+      {"__ne__", "aten::ne"},
+      {"__and__", "aten::__and__"},
+      {"__or__", "aten::__or__"},
+      {"__xor__", "aten::__xor__"},
+      {"__invert__", "aten::bitwise_not"},
+      {"__not__", "aten::__not__"},
+  };
+  return table;
+}
+
+std::optional<std::string> lookup(const Table& table, std::string_view name) {
+  auto it = table.find(std::string(name));
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+std::optional<std::string> op_for_function(std::string_view qualified_python_name) {
+  return lookup(functions(), qualified_python_name);
+}
+
+std::optional<std::string> op_for_method(std::string_view method_name) {
+  return lookup(methods(), method_name);
+}
+
+std::optional<std::string> op_for_operator(std::string_view dunder_name) {
+  return lookup(operators(), dunder_name);
+}
+
+}  // namespace d2s

@@ -1,0 +1,229 @@
+// Subscripts: Python indexing and slicing of lists, tuples, str, torch.Size and range;
+// tensor indexing lowered to aten::select / aten::slice / aten::unsqueeze chains as
+// TorchScript lowers it; item assignment.
+#include <algorithm>
+
+#include "trace/interp.h"
+
+namespace d2s::interp {
+
+namespace {
+
+// One step of a tensor subscript, applied to the result of the previous one.
+struct IndexStep {
+  enum Kind { Select, Slice, Unsqueeze } kind;
+  int64_t dim;
+  IValue a, b, c;  // select: index; slice: start, end, step
+};
+
+std::string seq_kind(const IValue& v) {
+  if (v.is_list()) return "list";
+  if (v.is_string()) return "string";
+  if (as_obj<RangeValue>(v)) return "range object";
+  return "tuple";
+}
+
+// Python's slice.indices(n) followed by the positions it selects.
+std::vector<int64_t> slice_positions(int64_t n, std::optional<int64_t> start,
+                                     std::optional<int64_t> stop, int64_t step) {
+  const int64_t lower = step > 0 ? 0 : -1;
+  const int64_t upper = step > 0 ? n : n - 1;
+  auto clamp = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v) return dflt;
+    return *v < 0 ? std::max(*v + n, lower) : std::min(*v, upper);
+  };
+  int64_t b = clamp(start, step > 0 ? lower : upper);
+  int64_t e = clamp(stop, step > 0 ? upper : lower);
+  std::vector<int64_t> out;
+  for (int64_t i = b; step > 0 ? i < e : i > e; i += step) out.push_back(i);
+  return out;
+}
+
+}  // namespace
+
+IValue Interpreter::subscript(const IValue& o, const ValueList& index, const ast::Subscript& e) {
+  if (o.is_tensor()) return index_tensor(o, index, e);
+  const ValueList* items = seq_items(o);
+  auto* range_obj = as_obj<RangeValue>(o);
+  if (items || o.is_string() || range_obj) {
+    const std::string kind = seq_kind(o);
+    // Conversions report the index expression itself (`x.size(0)` in `lst[x.size(0)]`).
+    const SourceRange& at = e.indices.size() == 1 ? e.indices[0]->range : e.range;
+    if (index.size() != 1) {
+      fail("TypeError: " + kind + " indices must be integers or slices, not tuple", e.range);
+    }
+    const int64_t n = items       ? static_cast<int64_t>(items->size())
+                      : range_obj ? range_obj->length()
+                                  : static_cast<int64_t>(o.to_string().size());
+    auto item_at = [&](int64_t i) -> IValue {
+      if (items) return (*items)[i];
+      if (range_obj) return IValue(range_obj->at(i));
+      return IValue(o.to_string().substr(i, 1));
+    };
+    if (auto* s = as_obj<SliceValue>(index[0])) {
+      auto bound = [&](const IValue& v) -> std::optional<int64_t> {
+        if (v.is_none()) return std::nullopt;
+        return to_index(v, PyConversion::Index, at,
+                        "slice indices must be integers or None or have an __index__ method");
+      };
+      int64_t step = s->step.is_none() ? 1 : *bound(s->step);
+      if (step == 0) fail("ValueError: slice step cannot be zero", e.range);
+      ValueList out;
+      std::string str;
+      for (int64_t i : slice_positions(n, bound(s->start), bound(s->stop), step)) {
+        if (o.is_string())
+          str += o.to_string()[i];
+        else
+          out.push_back(item_at(i));
+      }
+      if (o.is_string()) return IValue(str);
+      if (o.is_list() || range_obj) return IValue::list(std::move(out));
+      if (as_obj<SizeValue>(o)) return make_size(std::move(out));
+      return IValue::tuple(std::move(out));
+    }
+    int64_t i =
+        to_index(index[0], PyConversion::Index, at, kind + " indices must be integers or slices");
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) fail("IndexError: " + kind + " index out of range", e.range);
+    return item_at(i);
+  }
+  if (auto* inst = as_obj<InstanceValue>(o);
+      inst && (inst->nn == NnKind::Sequential || inst->nn == NnKind::ModuleList) &&
+      index.size() == 1) {
+    const int64_t n = static_cast<int64_t>(inst->children.size());
+    int64_t i = to_index(index[0], PyConversion::Index, e.range, "module indices must be integers");
+    if (i < 0) i += n;
+    if (i < 0 || i >= n)
+      fail("IndexError: index " + std::to_string(i) + " is out of range", e.range);
+    return *inst->get(inst->children[i]);
+  }
+  fail("TypeError: '" + py_type_name(o) + "' object is not subscriptable", e.value->range);
+}
+
+// Plans a tensor subscript: ints select (the dimension goes away), slices narrow,
+// None inserts a dimension. A full `:` is no op at all.
+static std::vector<IndexStep> plan_tensor_index(Interpreter& in, const Tensor& t,
+                                                const ValueList& index, const ast::Subscript& e) {
+  int64_t consumed = 0;
+  for (const IValue& v : index) {
+    if (!v.is_none()) ++consumed;
+  }
+  if (consumed > t.dim()) {
+    in.fail("IndexError: too many indices for tensor of dimension " + std::to_string(t.dim()),
+            e.range);
+  }
+  std::vector<IndexStep> steps;
+  int64_t dim = 0;
+  for (size_t k = 0; k < index.size(); ++k) {
+    const IValue& v = index[k];
+    const SourceRange& at = e.indices[k]->range;
+    if (auto* s = as_obj<SliceValue>(v)) {
+      auto bound = [&](const IValue& b) -> IValue {
+        // A 0-d integer tensor is a Python index (__index__); the rest go to the op.
+        if (b.is_tensor()) {
+          return IValue(in.to_index(b, PyConversion::Index, at, "slice indices must be integers"));
+        }
+        return b;
+      };
+      if (!(s->start.is_none() && s->stop.is_none() && s->step.is_none())) {
+        steps.push_back({IndexStep::Slice, dim, bound(s->start), bound(s->stop),
+                         s->step.is_none() ? IValue(int64_t{1}) : bound(s->step)});
+      }
+      ++dim;
+    } else if (v.is_none()) {
+      steps.push_back({IndexStep::Unsqueeze, dim, {}, {}, {}});
+      ++dim;
+    } else if (v.is_int() || as_obj<SymbolicValue>(v)) {
+      steps.push_back({IndexStep::Select, dim, v, {}, {}});
+    } else if (v.is_tensor() && v.to_tensor().dim() == 0 && v.to_tensor().dtype() == DType::Int64) {
+      steps.push_back(
+          {IndexStep::Select,
+           dim,
+           IValue(in.to_index(v, PyConversion::Index, at, "tensor indices must be integers")),
+           {},
+           {}});
+    } else if (v.is_tensor() || v.is_list() || v.is_tuple() || v.is_bool()) {
+      in.fail("indexing a tensor with a " + py_type_name(v) +
+                  " (advanced indexing) is not supported by d2s",
+              at, "index with ints, slices and None, or use torch.where / torch.masked_select");
+    } else {
+      in.fail("IndexError: only integers, slices (`:`) and None are valid indices, not " +
+                  py_type_name(v),
+              at);
+    }
+  }
+  return steps;
+}
+
+IValue Interpreter::index_tensor(const IValue& t, const ValueList& index, const ast::Subscript& e) {
+  IValue cur = t;
+  for (const IndexStep& s : plan_tensor_index(*this, t.to_tensor(), index, e)) {
+    IValue dim(s.dim);
+    switch (s.kind) {
+      case IndexStep::Select:
+        cur = call_op("aten::select", {cur, dim, s.a}, {}, e.range);
+        break;
+      case IndexStep::Slice:
+        cur = call_op("aten::slice", {cur, dim, s.a, s.b, s.c}, {}, e.range);
+        break;
+      case IndexStep::Unsqueeze:
+        cur = call_op("aten::unsqueeze", {cur, dim}, {}, e.range);
+        break;
+    }
+  }
+  return cur;
+}
+
+void Interpreter::setitem(const IValue& o, const ValueList& index, IValue value,
+                          const ast::Subscript& e) {
+  if (o.is_list()) {
+    if (index.size() != 1 || as_obj<SliceValue>(index[0])) {
+      fail("assigning to a list slice is not supported by d2s", e.range);
+    }
+    ValueList& items = o.list_items();
+    const int64_t n = static_cast<int64_t>(items.size());
+    int64_t i =
+        to_index(index[0], PyConversion::Index, e.range, "list indices must be integers or slices");
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) fail("IndexError: list assignment index out of range", e.range);
+    items[i] = std::move(value);
+    return;
+  }
+  if (!o.is_tensor()) {
+    fail("TypeError: '" + py_type_name(o) + "' object does not support item assignment", e.range);
+  }
+  // x[idx] = v, functionally: take the views down the chain, put v into the innermost
+  // with the *_scatter ops back up the chain, and copy the result into x in place.
+  for (const char* op : {"aten::select_scatter", "aten::slice_scatter", "aten::copy_",
+                         "aten::full_like", "aten::expand_as", "aten::squeeze"}) {
+    if (registry_.overloads(op).empty()) {
+      fail("assigning to part of a tensor is not supported by d2s", e.range,
+           "build the new tensor with torch.where or torch.cat instead");
+    }
+  }
+  std::vector<IndexStep> steps = plan_tensor_index(*this, o.to_tensor(), index, e);
+  std::vector<IValue> views{o};
+  for (const IndexStep& s : steps) {
+    IValue dim(s.dim);
+    if (s.kind == IndexStep::Select)
+      views.push_back(call_op("aten::select", {views.back(), dim, s.a}, {}, e.range));
+    if (s.kind == IndexStep::Slice)
+      views.push_back(call_op("aten::slice", {views.back(), dim, s.a, s.b, s.c}, {}, e.range));
+    if (s.kind == IndexStep::Unsqueeze)
+      views.push_back(call_op("aten::unsqueeze", {views.back(), dim}, {}, e.range));
+  }
+  IValue src = value.is_tensor() ? call_op("aten::expand_as", {value, views.back()}, {}, e.range)
+                                 : call_op("aten::full_like", {views.back(), value}, {}, e.range);
+  for (size_t k = steps.size(); k-- > 0;) {
+    const IndexStep& s = steps[k];
+    IValue dim(s.dim);
+    if (s.kind == IndexStep::Select)
+      src = call_op("aten::select_scatter", {views[k], src, dim, s.a}, {}, e.range);
+    if (s.kind == IndexStep::Slice)
+      src = call_op("aten::slice_scatter", {views[k], src, dim, s.a, s.b, s.c}, {}, e.range);
+    if (s.kind == IndexStep::Unsqueeze) src = call_op("aten::squeeze", {src, dim}, {}, e.range);
+  }
+  call_op("aten::copy_", {o, src}, {}, e.range);
+}
+
+}  // namespace d2s::interp

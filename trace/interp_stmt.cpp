@@ -1,0 +1,392 @@
+// Statements: blocks, if/for/while, assignment targets, imports, def and class.
+#include <iostream>
+#include <string>
+
+#include "trace/interp.h"
+
+namespace d2s::interp {
+
+namespace {
+
+// The modules a program may import, by canonical name.
+bool importable(const std::string& name) {
+  return name == "torch" || name == "torch.nn" || name == "torch.nn.functional" || name == "math" ||
+         name == "typing" || name == "torch.jit";
+}
+
+IValue make_namespace(const std::string& qualname) {
+  return IValue(std::static_pointer_cast<Object>(std::make_shared<NamespaceValue>(qualname)));
+}
+
+[[noreturn]] void fail_import(const std::string& name, const SourceRange& range) {
+  throw Error("module '" + name + "' is not supported by d2s", range,
+              "d2s programs may import torch, torch.nn, torch.nn.functional, math and typing");
+}
+
+}  // namespace
+
+Interpreter::Interpreter(const ast::Module& module, const RunOptions& opts)
+    : module_(module),
+      registry_(OpRegistry::builtin()),
+      generator_(opts.seed),
+      limits_(opts.limits),
+      out_(opts.out ? opts.out : &std::cout) {
+  op_ctx_.generator = &generator_;
+  op_ctx_.training = opts.training;
+  frames_.push_back(&module_frame_);
+  install_builtins();
+}
+
+void Interpreter::set_out(std::ostream* out) {
+  out_ = out ? out : &std::cout;
+}
+
+const IValue* Interpreter::global(const std::string& name) const {
+  auto it = globals_.find(name);
+  return it == globals_.end() ? nullptr : &it->second;
+}
+
+Flow Interpreter::exec_block(const ast::Body& body) {
+  // A loop, not recursion: a 50,000-statement program costs no stack.
+  for (const ast::StmtPtr& s : body) {
+    Flow flow = exec_stmt(*s);
+    if (flow != Flow::Normal) return flow;
+  }
+  return Flow::Normal;
+}
+
+void Interpreter::exec_module() {
+  Flow flow = exec_block(module_.body);
+  if (flow == Flow::Return) {
+    fail("SyntaxError: 'return' outside function",
+         module_.body.empty() ? SourceRange() : module_.body.front()->range);
+  }
+}
+
+Flow Interpreter::exec_stmt(const ast::Stmt& s) {
+  check_stack(s.range);
+  switch (s.kind) {
+    case ast::StmtKind::Expr:
+      eval(*s.as<ast::ExprStmt>().value);
+      return Flow::Normal;
+    case ast::StmtKind::Assign: {
+      const auto& a = s.as<ast::Assign>();
+      IValue value = eval(*a.value);
+      // a = b = v assigns left to right, as Python does.
+      for (const ast::ExprPtr& target : a.targets) assign(*target, value);
+      return Flow::Normal;
+    }
+    case ast::StmtKind::AugAssign:
+      exec_aug_assign(s.as<ast::AugAssign>());
+      return Flow::Normal;
+    case ast::StmtKind::AnnAssign: {
+      const auto& a = s.as<ast::AnnAssign>();
+      if (a.value) assign(*a.target, eval(*a.value));
+      return Flow::Normal;
+    }
+    case ast::StmtKind::If:
+      return exec_if(s.as<ast::If>());
+    case ast::StmtKind::For:
+      return exec_for(s.as<ast::For>());
+    case ast::StmtKind::While:
+      return exec_while(s.as<ast::While>());
+    case ast::StmtKind::Break:
+      return Flow::Break;
+    case ast::StmtKind::Continue:
+      return Flow::Continue;
+    case ast::StmtKind::Return: {
+      const auto& r = s.as<ast::Return>();
+      if (frames_.back()->info == nullptr) {
+        fail("SyntaxError: 'return' outside function", s.range);
+      }
+      frames_.back()->return_value = r.value ? eval(*r.value) : IValue();
+      return Flow::Return;
+    }
+    case ast::StmtKind::Pass:
+      return Flow::Normal;
+    case ast::StmtKind::Assert:
+      exec_assert(s.as<ast::Assert>());
+      return Flow::Normal;
+    case ast::StmtKind::FunctionDef:
+      exec_def(s.as<ast::FunctionDef>());
+      return Flow::Normal;
+    case ast::StmtKind::ClassDef:
+      exec_class(s.as<ast::ClassDef>());
+      return Flow::Normal;
+    case ast::StmtKind::Import:
+      exec_import(s.as<ast::Import>());
+      return Flow::Normal;
+    case ast::StmtKind::ImportFrom:
+      exec_import_from(s.as<ast::ImportFrom>());
+      return Flow::Normal;
+  }
+  return Flow::Normal;
+}
+
+Flow Interpreter::exec_if(const ast::If& s) {
+  bool taken = truthy(eval(*s.test), s.test->range);
+  if (hooks_) hooks_->on_if(s, taken);
+  return exec_block(taken ? s.body : s.orelse);
+}
+
+void Interpreter::count_iteration(const ast::Stmt& loop, int64_t* trips) {
+  ++*trips;
+  ++total_iterations_;
+  if (*trips > limits_.max_loop_iterations) {
+    fail("loop at line " + std::to_string(loop.range.line) + " exceeded the iteration limit (" +
+             std::to_string(limits_.max_loop_iterations) +
+             " iterations); raise it with --max-iterations",
+         loop.range, "a loop whose condition never becomes false runs forever");
+  }
+  if (total_iterations_ > limits_.max_total_iterations) {
+    fail("the program exceeded the total iteration limit (" +
+             std::to_string(limits_.max_total_iterations) +
+             " loop iterations in one run) in the loop at line " + std::to_string(loop.range.line) +
+             "; raise it with --max-iterations",
+         loop.range);
+  }
+}
+
+Flow Interpreter::exec_for(const ast::For& s) {
+  IValue iterable = eval(*s.iter);
+  int64_t trips = 0;
+  // Runs one iteration; true when the loop must stop (break or return).
+  Flow result = Flow::Normal;
+  auto step = [&](const IValue& item) {
+    count_iteration(s, &trips);
+    assign(*s.target, item);
+    Flow flow = exec_block(s.body);
+    if (flow == Flow::Return) result = Flow::Return;
+    return flow == Flow::Break || flow == Flow::Return;
+  };
+  if (auto* r = as_obj<RangeValue>(iterable)) {
+    // Lazily, so that a long range costs no memory.
+    const int64_t n = r->length();
+    for (int64_t i = 0; i < n; ++i) {
+      if (step(IValue(r->at(i)))) break;
+    }
+  } else if (iterable.is_list()) {
+    // Python iterates a list by position, seeing appends made by the body.
+    for (size_t i = 0; i < iterable.list_items().size(); ++i) {
+      IValue item = iterable.list_items()[i];
+      if (step(item)) break;
+    }
+  } else if (iterable.is_tensor()) {
+    // `for row in x`: the row count is a shape-derived Python decision; each row is
+    // aten::select(x, 0, i), as TorchScript lowers it.
+    const Tensor& t = iterable.to_tensor();
+    if (t.dim() == 0) fail("TypeError: iteration over a 0-d tensor", s.iter->range);
+    IValue n = converted(PyConversion::Len, iterable, IValue(t.size(0)), s.iter->range);
+    const int64_t rows = n.is_int() ? n.to_int() : t.size(0);
+    for (int64_t i = 0; i < rows; ++i) {
+      IValue row =
+          call_op("aten::select", {iterable, IValue(int64_t{0}), IValue(i)}, {}, s.iter->range);
+      if (step(row)) break;
+    }
+  } else {
+    for (const IValue& item : iterate(iterable, s.iter->range)) {
+      if (step(item)) break;
+    }
+  }
+  if (hooks_) hooks_->on_loop(s, trips);
+  return result;
+}
+
+Flow Interpreter::exec_while(const ast::While& s) {
+  int64_t trips = 0;
+  Flow result = Flow::Normal;
+  while (truthy(eval(*s.test), s.test->range)) {
+    count_iteration(s, &trips);
+    Flow flow = exec_block(s.body);
+    if (flow == Flow::Break) break;
+    if (flow == Flow::Return) {
+      result = Flow::Return;
+      break;
+    }
+  }
+  if (hooks_) hooks_->on_loop(s, trips);
+  return result;
+}
+
+void Interpreter::store_name(const std::string& name, IValue value) {
+  Frame& f = *frames_.back();
+  if (f.class_ns) {
+    (*f.class_ns)[name] = std::move(value);
+  } else if (f.info) {
+    f.locals[f.info->slots.at(name)] = std::move(value);
+  } else {
+    globals_[name] = std::move(value);
+  }
+}
+
+void Interpreter::assign(const ast::Expr& target, const IValue& value) {
+  switch (target.kind) {
+    case ast::ExprKind::Name:
+      store_name(target.as<ast::Name>().id, value);
+      return;
+    case ast::ExprKind::Tuple:
+    case ast::ExprKind::List: {
+      const auto& elts = target.kind == ast::ExprKind::Tuple ? target.as<ast::TupleExpr>().elts
+                                                             : target.as<ast::ListExpr>().elts;
+      ValueList items = iterate(value, target.range);
+      if (items.size() != elts.size()) {
+        if (items.size() > elts.size()) {
+          fail("ValueError: too many values to unpack (expected " + std::to_string(elts.size()) +
+                   ")",
+               target.range);
+        }
+        fail("ValueError: not enough values to unpack (expected " + std::to_string(elts.size()) +
+                 ", got " + std::to_string(items.size()) + ")",
+             target.range);
+      }
+      for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], items[i]);
+      return;
+    }
+    case ast::ExprKind::Attribute: {
+      const auto& a = target.as<ast::Attribute>();
+      setattr(eval(*a.value), a.attr, value, target.range);
+      return;
+    }
+    case ast::ExprKind::Subscript: {
+      const auto& sub = target.as<ast::Subscript>();
+      IValue obj = eval(*sub.value);
+      setitem(obj, eval_indices(sub), value, sub);
+      return;
+    }
+    default:
+      fail("SyntaxError: cannot assign to this expression", target.range,
+           "assign to a name, an attribute, a subscript or a tuple of them");
+  }
+}
+
+void Interpreter::exec_aug_assign(const ast::AugAssign& s) {
+  // Python's order: the target's parts, its current value, then the right side.
+  const ast::Expr& target = *s.target;
+  switch (target.kind) {
+    case ast::ExprKind::Name: {
+      IValue old = eval(target);
+      IValue rhs = eval(*s.value);
+      store_name(target.as<ast::Name>().id, binary(s.op, old, rhs, s.range, /*inplace=*/true));
+      return;
+    }
+    case ast::ExprKind::Attribute: {
+      const auto& a = target.as<ast::Attribute>();
+      IValue obj = eval(*a.value);
+      IValue old = getattr(obj, a.attr, target.range, a.value.get());
+      IValue rhs = eval(*s.value);
+      setattr(obj, a.attr, binary(s.op, old, rhs, s.range, true), target.range);
+      return;
+    }
+    case ast::ExprKind::Subscript: {
+      const auto& sub = target.as<ast::Subscript>();
+      IValue obj = eval(*sub.value);
+      ValueList index = eval_indices(sub);
+      IValue old = subscript(obj, index, sub);
+      IValue rhs = eval(*s.value);
+      setitem(obj, index, binary(s.op, old, rhs, s.range, true), sub);
+      return;
+    }
+    default:
+      fail("SyntaxError: illegal expression for augmented assignment", target.range);
+  }
+}
+
+void Interpreter::exec_assert(const ast::Assert& s) {
+  if (truthy(eval(*s.test), s.test->range)) return;
+  std::string message = "AssertionError";
+  // The message is evaluated only when the assertion fails, as in Python.
+  if (s.msg) {
+    std::string text = py_str(eval(*s.msg));
+    if (!text.empty()) message += ": " + text;
+  }
+  fail(message, s.range,
+       "the assertion `" + text_of(s.test->range) + "` at line " + std::to_string(s.range.line) +
+           " failed");
+}
+
+void Interpreter::exec_import(const ast::Import& s) {
+  for (const ast::ImportAlias& alias : s.names) {
+    if (!importable(alias.name)) fail_import(alias.name, alias.range);
+    if (!alias.asname.empty()) {
+      store_name(alias.asname, make_namespace(alias.name));
+    } else {
+      // `import torch.nn` binds `torch`, as Python does.
+      std::string top = alias.name.substr(0, alias.name.find('.'));
+      store_name(top, make_namespace(top));
+    }
+  }
+}
+
+void Interpreter::exec_import_from(const ast::ImportFrom& s) {
+  if (s.module == "__future__") return;  // `from __future__ import annotations`
+  if (!importable(s.module)) fail_import(s.module, s.range);
+  for (const ast::ImportAlias& alias : s.names) {
+    std::string qualname = s.module + "." + alias.name;
+    IValue value = importable(qualname) ? make_namespace(qualname)
+                                        : resolve_qualified(qualname, qualname, alias.range);
+    store_name(alias.asname.empty() ? alias.name : alias.asname, std::move(value));
+  }
+}
+
+void Interpreter::exec_def(const ast::FunctionDef& s) {
+  Frame& frame = *frames_.back();
+  if (frame.info) {
+    fail("nested functions are not supported by d2s", s.name_range,
+         "define '" + s.name + "' at the top level of the file");
+  }
+  auto fn = std::make_shared<FunctionValue>();
+  fn->def = &s;
+  fn->qualname = frame.class_ns ? frame.class_name + "." + s.name : s.name;
+  fn->owner = frame.owner;
+  // Defaults are evaluated once, when the def runs (Python's rule).
+  for (const ast::Param& p : s.params) {
+    fn->defaults.push_back(p.default_value ? std::optional<IValue>(eval(*p.default_value))
+                                           : std::nullopt);
+  }
+  store_name(s.name, IValue(std::static_pointer_cast<Object>(fn)));
+}
+
+void Interpreter::exec_class(const ast::ClassDef& s) {
+  Frame& outer = *frames_.back();
+  if (outer.info || outer.class_ns) {
+    fail("classes inside functions or classes are not supported by d2s", s.name_range,
+         "define '" + s.name + "' at the top level of the file");
+  }
+  auto cls = std::make_shared<ClassValue>();
+  cls->def = &s;
+  cls->name = s.name;
+  for (const ast::ExprPtr& base_expr : s.bases) {
+    IValue base = eval(*base_expr);
+    if (auto* b = as_obj<BuiltinValue>(base); b && b->qualname == "torch.nn.Module") {
+      cls->is_module = true;
+    } else if (auto* c = as_obj<ClassValue>(base)) {
+      if (cls->base) {
+        fail("multiple inheritance is not supported by d2s", base_expr->range,
+             "derive '" + s.name + "' from one class");
+      }
+      cls->base = std::static_pointer_cast<ClassValue>(base.to_object());
+      cls->is_module = cls->is_module || c->is_module;
+    } else if (!(as_obj<BuiltinValue>(base) && as_obj<BuiltinValue>(base)->qualname == "object")) {
+      fail("class '" + s.name + "' derives from " + text_of(base_expr->range) +
+               ", which d2s does not support",
+           base_expr->range, "derive model classes from nn.Module");
+    }
+  }
+  // The body runs in its own namespace: its defs become methods.
+  Frame frame;
+  frame.class_ns = &cls->attrs;
+  frame.class_name = s.name;
+  frame.owner = cls;
+  frames_.push_back(&frame);
+  try {
+    Flow flow = exec_block(s.body);
+    if (flow != Flow::Normal) fail("SyntaxError: 'return' outside function", s.range);
+  } catch (...) {
+    frames_.pop_back();
+    throw;
+  }
+  frames_.pop_back();
+  store_name(s.name, IValue(std::static_pointer_cast<Object>(cls)));
+}
+
+}  // namespace d2s::interp

@@ -1,0 +1,261 @@
+// Methods of Python values and modules: list (append, extend, pop, insert, index,
+// count, copy, reverse), tuple and torch.Size (index, count, numel), str (format,
+// join, upper, lower, strip, startswith, endswith, replace, split) and nn modules
+// (eval, train, parameters, forward, ModuleList.append).
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "trace/interp.h"
+
+namespace d2s::interp {
+
+namespace {
+
+void no_keywords(const std::string& fname, const Kwargs& kwargs, const SourceRange& range) {
+  if (!kwargs.empty()) throw Error("TypeError: " + fname + "() takes no keyword arguments", range);
+}
+
+std::string strip(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\n\r\f\v");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\n\r\f\v");
+  return s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+IValue Interpreter::call_builtin_method(const IValue& self, const std::string& name, ValueList args,
+                                        Kwargs kwargs, const SourceRange& range,
+                                        const ast::Call* site) {
+  if (auto* inst = as_obj<InstanceValue>(self)) {
+    if (name == "__module_init__") {
+      no_keywords("Module.__init__", kwargs, range);
+      return IValue();
+    }
+    if (name == "eval" || name == "train") {
+      ValueList a = bind_args(inst->type + "." + name,
+                              name == "train" ? std::vector<ParamSpec>{{"mode", IValue(true)}}
+                                              : std::vector<ParamSpec>{},
+                              std::move(args), std::move(kwargs), range);
+      set_training(*inst, name == "train" ? truthy(a[0], range) : false);
+      return self;
+    }
+    if (name == "parameters") {
+      bind_args(inst->type + ".parameters", {}, std::move(args), std::move(kwargs), range);
+      std::vector<std::pair<std::string, ParamSite>> params;
+      collect_parameters(*inst, "", &params);
+      ValueList out;
+      for (auto& [n, p] : params) out.push_back(IValue(p.tensor));
+      return IValue::list(std::move(out));
+    }
+    if (name == "forward") return forward_nn(*inst, std::move(args), std::move(kwargs), range);
+    if (name == "append") {
+      ValueList a = bind_args("ModuleList.append", {{"module", std::nullopt}}, std::move(args),
+                              std::move(kwargs), range);
+      setattr(self, std::to_string(inst->children.size()), a[0], range);
+      return self;
+    }
+  }
+  const std::string fname = py_type_name(self) + "." + name;
+  auto arg_range = [&](size_t i) -> SourceRange {
+    return site && i < site->args.size() ? site->args[i]->range : range;
+  };
+  if (self.is_list()) {
+    ValueList& items = self.list_items();
+    if (name == "append") {
+      ValueList a =
+          bind_args(fname, {{"object", std::nullopt}}, std::move(args), std::move(kwargs), range);
+      items.push_back(a[0]);
+      return IValue();
+    }
+    if (name == "extend") {
+      ValueList a =
+          bind_args(fname, {{"iterable", std::nullopt}}, std::move(args), std::move(kwargs), range);
+      ValueList more = iterate(a[0], arg_range(0));
+      items.insert(items.end(), more.begin(), more.end());
+      return IValue();
+    }
+    if (name == "pop") {
+      ValueList a = bind_args(fname, {{"index", IValue(int64_t{-1})}}, std::move(args),
+                              std::move(kwargs), range);
+      if (items.empty()) fail("IndexError: pop from empty list", range);
+      int64_t i = to_index(a[0], PyConversion::Index, range, "list indices must be integers");
+      const int64_t n = static_cast<int64_t>(items.size());
+      if (i < 0) i += n;
+      if (i < 0 || i >= n) fail("IndexError: pop index out of range", range);
+      IValue out = items[i];
+      items.erase(items.begin() + i);
+      return out;
+    }
+    if (name == "insert") {
+      ValueList a = bind_args(fname, {{"index", std::nullopt}, {"object", std::nullopt}},
+                              std::move(args), std::move(kwargs), range);
+      const int64_t n = static_cast<int64_t>(items.size());
+      int64_t i = to_index(a[0], PyConversion::Index, range, "list indices must be integers");
+      if (i < 0) i = std::max<int64_t>(0, i + n);
+      items.insert(items.begin() + std::min(i, n), a[1]);
+      return IValue();
+    }
+    if (name == "copy") {
+      bind_args(fname, {}, std::move(args), std::move(kwargs), range);
+      return IValue::list(items);
+    }
+    if (name == "reverse") {
+      bind_args(fname, {}, std::move(args), std::move(kwargs), range);
+      std::reverse(items.begin(), items.end());
+      return IValue();
+    }
+  }
+  if (const ValueList* items = seq_items(self)) {
+    if (name == "index" || name == "count") {
+      ValueList a =
+          bind_args(fname, {{"value", std::nullopt}}, std::move(args), std::move(kwargs), range);
+      int64_t count = 0;
+      for (size_t i = 0; i < items->size(); ++i) {
+        if (py_equal((*items)[i], a[0], range)) {
+          if (name == "index") return IValue(static_cast<int64_t>(i));
+          ++count;
+        }
+      }
+      if (name == "index")
+        fail("ValueError: " + py_repr(a[0]) + " is not in " + py_type_name(self), range);
+      return IValue(count);
+    }
+    if (name == "numel") {  // torch.Size.numel()
+      bind_args(fname, {}, std::move(args), std::move(kwargs), range);
+      IValue acc(int64_t{1});
+      for (const IValue& d : *items) acc = binary(ast::BinOpKind::Mul, acc, d, range);
+      return acc;
+    }
+  }
+  if (self.is_string()) {
+    const std::string& s = self.to_string();
+    if (name == "format") {
+      // "{}", "{0}" and "{:.3f}" fields; "{{" and "}}" escape braces.
+      std::string out;
+      size_t next = 0;
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '{' && i + 1 < s.size() && s[i + 1] == '{') {
+          out += '{';
+          ++i;
+          continue;
+        }
+        if (s[i] == '}' && i + 1 < s.size() && s[i + 1] == '}') {
+          out += '}';
+          ++i;
+          continue;
+        }
+        if (s[i] != '{') {
+          out += s[i];
+          continue;
+        }
+        size_t close = s.find('}', i);
+        if (close == std::string::npos)
+          fail("ValueError: Single '{' encountered in format string", range);
+        std::string field = s.substr(i + 1, close - i - 1);
+        std::string spec;
+        if (size_t colon = field.find(':'); colon != std::string::npos) {
+          spec = field.substr(colon + 1);
+          field.resize(colon);
+        }
+        size_t index = next++;
+        if (!field.empty()) {
+          char* end = nullptr;
+          index = std::strtoul(field.c_str(), &end, 10);
+          if (*end) {
+            auto it = std::find_if(kwargs.begin(), kwargs.end(),
+                                   [&](const auto& kw) { return kw.first == field; });
+            if (it == kwargs.end()) fail("KeyError: '" + field + "'", range);
+            out += format_value(it->second, spec, range);
+            i = close;
+            continue;
+          }
+        }
+        if (index >= args.size())
+          fail("IndexError: Replacement index " + std::to_string(index) +
+                   " out of range for positional args tuple",
+               range);
+        out += format_value(args[index], spec, range);
+        i = close;
+      }
+      return IValue(out);
+    }
+    if (name == "join") {
+      ValueList a =
+          bind_args(fname, {{"iterable", std::nullopt}}, std::move(args), std::move(kwargs), range);
+      std::string out;
+      ValueList parts = iterate(a[0], arg_range(0));
+      for (size_t i = 0; i < parts.size(); ++i) {
+        if (!parts[i].is_string()) {
+          fail("TypeError: sequence item " + std::to_string(i) + ": expected str instance, " +
+                   py_type_name(parts[i]) + " found",
+               range);
+        }
+        out += (i ? s : "") + parts[i].to_string();
+      }
+      return IValue(out);
+    }
+    if (name == "upper" || name == "lower" || name == "strip") {
+      bind_args(fname, {}, std::move(args), std::move(kwargs), range);
+      if (name == "strip") return IValue(strip(s));
+      std::string out = s;
+      for (char& c : out)
+        c = static_cast<char>(name == "upper" ? std::toupper(static_cast<unsigned char>(c))
+                                              : std::tolower(static_cast<unsigned char>(c)));
+      return IValue(out);
+    }
+    if (name == "startswith" || name == "endswith") {
+      ValueList a =
+          bind_args(fname, {{"prefix", std::nullopt}}, std::move(args), std::move(kwargs), range);
+      if (!a[0].is_string()) fail("TypeError: " + name + " first arg must be str", range);
+      const std::string& p = a[0].to_string();
+      bool ok = p.size() <= s.size() &&
+                (name == "startswith" ? s.compare(0, p.size(), p) == 0
+                                      : s.compare(s.size() - p.size(), p.size(), p) == 0);
+      return IValue(ok);
+    }
+    if (name == "replace") {
+      ValueList a = bind_args(fname, {{"old", std::nullopt}, {"new", std::nullopt}},
+                              std::move(args), std::move(kwargs), range);
+      if (!a[0].is_string() || !a[1].is_string())
+        fail("TypeError: replace() arguments must be str", range);
+      const std::string &from = a[0].to_string(), &to = a[1].to_string();
+      std::string out;
+      if (from.empty()) return self;
+      size_t pos = 0;
+      for (size_t hit; (hit = s.find(from, pos)) != std::string::npos; pos = hit + from.size())
+        out += s.substr(pos, hit - pos) + to;
+      return IValue(out + s.substr(pos));
+    }
+    if (name == "split") {
+      ValueList a =
+          bind_args(fname, {{"sep", IValue()}}, std::move(args), std::move(kwargs), range);
+      ValueList out;
+      if (a[0].is_none()) {
+        size_t i = 0;
+        while (true) {
+          i = s.find_first_not_of(" \t\n\r\f\v", i);
+          if (i == std::string::npos) break;
+          size_t e = s.find_first_of(" \t\n\r\f\v", i);
+          out.push_back(IValue(s.substr(i, e == std::string::npos ? std::string::npos : e - i)));
+          if (e == std::string::npos) break;
+          i = e;
+        }
+      } else {
+        if (!a[0].is_string() || a[0].to_string().empty())
+          fail("ValueError: empty separator", range);
+        const std::string& sep = a[0].to_string();
+        size_t pos = 0;
+        for (size_t hit; (hit = s.find(sep, pos)) != std::string::npos; pos = hit + sep.size())
+          out.push_back(IValue(s.substr(pos, hit - pos)));
+        out.push_back(IValue(s.substr(pos)));
+      }
+      return IValue::list(std::move(out));
+    }
+  }
+  fail("AttributeError: '" + py_type_name(self) + "' object has no attribute '" + name + "'",
+       range);
+}
+
+}  // namespace d2s::interp

@@ -1,0 +1,189 @@
+// The values only the interpreter knows, as IValue Objects: namespaces (`torch`,
+// `F`), builtins, user functions and classes, module instances, torch.Size, dtypes
+// and range objects. Internal to trace/.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/ivalue.h"
+#include "core/tensor.h"
+#include "parse/ast.h"
+
+namespace d2s::interp {
+
+using Kwargs = std::vector<std::pair<std::string, IValue>>;
+
+// The Object inside `v` as T, or null when `v` holds something else.
+template <typename T>
+T* as_obj(const IValue& v) {
+  return v.is_object() ? dynamic_cast<T*>(v.to_object().get()) : nullptr;
+}
+
+// torch.Size: a tuple of ints that prints as `torch.Size([2, 3])`. Its items may be
+// SymbolicValues during a trace.
+class SizeValue : public Object {
+ public:
+  explicit SizeValue(ValueList items) : items(std::move(items)) {}
+  std::string type_name() const override { return "torch.Size"; }
+  ValueList items;
+};
+
+// torch.float32, torch.long, ...
+class DTypeValue : public Object {
+ public:
+  explicit DTypeValue(DType d) : dtype(d) {}
+  std::string type_name() const override { return "torch.dtype"; }
+  DType dtype;
+};
+
+// range(start, stop, step), kept lazy so that range(10**7) costs nothing.
+class RangeValue : public Object {
+ public:
+  RangeValue(int64_t start, int64_t stop, int64_t step) : start(start), stop(stop), step(step) {}
+  std::string type_name() const override { return "range"; }
+  int64_t length() const;
+  int64_t at(int64_t i) const { return start + i * step; }
+  int64_t start, stop, step;
+};
+
+// A slice item of a subscript (`1:3`, `::2`): each bound None when left out.
+class SliceValue : public Object {
+ public:
+  std::string type_name() const override { return "slice"; }
+  IValue start, stop, step;
+};
+
+// An imported module: `torch`, `torch.nn` (as nn), `torch.nn.functional`, `math`.
+class NamespaceValue : public Object {
+ public:
+  explicit NamespaceValue(std::string qualname) : qualname(std::move(qualname)) {}
+  std::string type_name() const override { return "module"; }
+  std::string qualname;  // canonical: "torch.nn.functional" whatever the alias
+};
+
+// A callable known by its canonical Python name: builtins ("len"), torch functions
+// ("torch.nn.functional.relu"), nn module classes ("torch.nn.Linear") and types used
+// by isinstance ("torch.Tensor", "int").
+class BuiltinValue : public Object {
+ public:
+  explicit BuiltinValue(std::string qualname) : qualname(std::move(qualname)) {}
+  std::string type_name() const override { return "builtin_function_or_method"; }
+  std::string qualname;
+};
+
+class ClassValue;
+
+// A user function (or method, unbound): its def plus default values computed when the
+// def ran, as Python does.
+class FunctionValue : public Object {
+ public:
+  std::string type_name() const override { return "function"; }
+  const ast::FunctionDef* def = nullptr;
+  std::string qualname;                         // "helper" or "Model.forward"
+  std::vector<std::optional<IValue>> defaults;  // one per parameter
+  std::weak_ptr<ClassValue> owner;              // the class defining a method, for super()
+};
+
+// `obj.method` for a user method: the function plus its receiver.
+class BoundMethodValue : public Object {
+ public:
+  BoundMethodValue(IValue self, std::shared_ptr<FunctionValue> fn)
+      : self(std::move(self)), fn(std::move(fn)) {}
+  std::string type_name() const override { return "method"; }
+  IValue self;
+  std::shared_ptr<FunctionValue> fn;
+};
+
+// `x.sum`, `lst.append`, `model.eval`, ... taken without calling it: a receiver plus
+// a method name that the interpreter dispatches on when called.
+class BuiltinMethodValue : public Object {
+ public:
+  BuiltinMethodValue(IValue self, std::string name)
+      : self(std::move(self)), name(std::move(name)) {}
+  std::string type_name() const override { return "builtin_function_or_method"; }
+  IValue self;
+  std::string name;
+};
+
+// A user class: methods and class attributes from its body, plus its base.
+class ClassValue : public Object {
+ public:
+  std::string type_name() const override { return "type"; }
+  const ast::ClassDef* def = nullptr;
+  std::string name;
+  std::shared_ptr<ClassValue> base;               // a user base class, or null
+  bool is_module = false;                         // derives (maybe indirectly) from nn.Module
+  std::unordered_map<std::string, IValue> attrs;  // methods (FunctionValue) and constants
+  // Looks `name` up here and in the bases; null when absent.
+  const IValue* lookup(const std::string& attr) const;
+};
+
+// Built-in nn modules d2s implements itself (nn_modules.cpp).
+enum class NnKind {
+  None,
+  Linear,
+  ReLU,
+  Tanh,
+  Sigmoid,
+  GELU,
+  LayerNorm,
+  Dropout,
+  Sequential,
+  ModuleList,
+  Identity
+};
+
+// An instance of a user class or of a built-in nn module. Attributes keep their
+// assignment order; parameters and submodules are also listed in registration order,
+// which is how state_dict names are produced.
+class InstanceValue : public Object {
+ public:
+  std::string type_name() const override { return type; }
+  std::string type;                 // "Model", "Linear", ...
+  std::shared_ptr<ClassValue> cls;  // null for a built-in module
+  NnKind nn = NnKind::None;
+  bool is_module = false;
+
+  const IValue* get(const std::string& name) const;
+  void set(const std::string& name, IValue value);
+  std::vector<std::string> attr_names() const { return order; }
+
+  std::vector<std::string> params;    // attribute names holding parameters
+  std::vector<std::string> children;  // attribute names holding submodules
+  std::vector<std::string> order;     // every attribute, in assignment order
+  std::unordered_map<std::string, IValue> values;
+};
+
+// super() inside a method: looks attributes up from the base of `cls`.
+class SuperValue : public Object {
+ public:
+  SuperValue(std::shared_ptr<ClassValue> cls, IValue self)
+      : cls(std::move(cls)), self(std::move(self)) {}
+  std::string type_name() const override { return "super"; }
+  std::shared_ptr<ClassValue> cls;
+  IValue self;
+};
+
+// The items of a tuple, list or torch.Size; null for anything else.
+const ValueList* seq_items(const IValue& v);
+// A tuple with the items of a torch.Size (what the entry returns, what ops receive).
+IValue size_to_tuple(const IValue& v);
+IValue make_size(ValueList items);
+IValue make_dtype(DType d);
+
+// What the entry returns, as the CLI and tracer take it: torch.Size becomes a tuple
+// (also inside tuples and lists); interpreter objects other than SymbolicValues are
+// an error naming `entry` at `range`.
+IValue output_value(const IValue& v, const std::string& entry, const SourceRange& range,
+                    int depth = 0);
+
+// Python's name of the value's type, as error messages print it ('Tensor', 'int', ...).
+std::string py_type_name(const IValue& v);
+
+}  // namespace d2s::interp

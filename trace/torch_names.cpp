@@ -1,0 +1,233 @@
+// The names under torch, torch.nn, torch.nn.functional, math and typing: which are
+// namespaces, constants, dtypes, classes, or functions (mapped to ops through
+// op_for_function), the torch functions d2s implements itself, and the error for
+// names it does not support.
+#include <cmath>
+#include <map>
+
+#include "trace/interp.h"
+
+namespace d2s::interp {
+
+namespace {
+
+IValue obj(std::shared_ptr<Object> o) {
+  return IValue(std::move(o));
+}
+
+const char* const kNnClasses[] = {"Linear",    "ReLU",    "Tanh",       "Sigmoid",    "GELU",
+                                  "LayerNorm", "Dropout", "Sequential", "ModuleList", "Identity"};
+
+// Callables d2s handles itself (not through op_for_function).
+const char* const kOwnFunctions[] = {"torch.range",     "torch.manual_seed", "torch.nn.Parameter",
+                                     "torch.is_tensor", "torch.jit.script",  "torch.compile",
+                                     "torch.nn.Module", "torch.Tensor"};
+
+// math functions on Python numbers, used when the registry maps no op to them.
+const std::map<std::string, double (*)(double)>& math_functions() {
+  static const std::map<std::string, double (*)(double)> table = {
+      {"sqrt", [](double x) { return std::sqrt(x); }},
+      {"exp", [](double x) { return std::exp(x); }},
+      {"log", [](double x) { return std::log(x); }},
+      {"log2", [](double x) { return std::log2(x); }},
+      {"log10", [](double x) { return std::log10(x); }},
+      {"cos", [](double x) { return std::cos(x); }},
+      {"sin", [](double x) { return std::sin(x); }},
+      {"tan", [](double x) { return std::tan(x); }},
+      {"tanh", [](double x) { return std::tanh(x); }},
+      {"fabs", [](double x) { return std::fabs(x); }},
+      {"floor", [](double x) { return std::floor(x); }},
+      {"ceil", [](double x) { return std::ceil(x); }},
+      {"isnan", [](double x) { return std::isnan(x) ? 1.0 : 0.0; }},
+      {"isinf", [](double x) { return std::isinf(x) ? 1.0 : 0.0; }},
+      {"isfinite", [](double x) { return std::isfinite(x) ? 1.0 : 0.0; }},
+  };
+  return table;
+}
+
+bool is_nn_class(const std::string& qualname) {
+  for (const char* c : kNnClasses) {
+    if (qualname == std::string("torch.nn.") + c) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+IValue Interpreter::resolve_qualified(const std::string& qualname, const std::string& written,
+                                      const SourceRange& range) {
+  if (qualname == "torch.nn" || qualname == "torch.nn.functional" || qualname == "torch.jit") {
+    return obj(std::make_shared<NamespaceValue>(qualname));
+  }
+  static const std::map<std::string, double> kConstants = {
+      {"math.pi", M_PI},      {"math.e", M_E},         {"math.tau", 2 * M_PI},
+      {"math.inf", INFINITY}, {"math.nan", NAN},       {"torch.pi", M_PI},
+      {"torch.e", M_E},       {"torch.inf", INFINITY}, {"torch.nan", NAN}};
+  if (auto it = kConstants.find(qualname); it != kConstants.end()) return IValue(it->second);
+  if (qualname.rfind("torch.", 0) == 0) {
+    DType d;
+    const std::string tail = qualname.substr(6);
+    if ((tail == "float32" || tail == "float" || tail == "int64" || tail == "long" ||
+         tail == "bool") &&
+        parse_dtype(tail, &d)) {
+      return make_dtype(d);
+    }
+    static const char* const kOtherDtypes[] = {
+        "float64", "double", "float16", "half",  "bfloat16",  "int32",     "int",
+        "int16",   "short",  "int8",    "uint8", "complex64", "complex128"};
+    for (const char* o : kOtherDtypes) {
+      if (tail == o) {
+        fail(qualname + " is not supported by d2s", range,
+             "d2s tensors are float32, int64 or bool");
+      }
+    }
+  }
+  if (qualname.rfind("typing.", 0) == 0 || is_nn_class(qualname)) {
+    return obj(std::make_shared<BuiltinValue>(qualname));
+  }
+  for (const char* f : kOwnFunctions) {
+    if (qualname == f) return obj(std::make_shared<BuiltinValue>(qualname));
+  }
+  if (op_for_function(qualname)) return obj(std::make_shared<BuiltinValue>(qualname));
+  if (qualname.rfind("math.", 0) == 0 && math_functions().count(qualname.substr(5))) {
+    return obj(std::make_shared<BuiltinValue>(qualname));
+  }
+
+  // Not supported: suggest names of the same namespace, spelled as the program did.
+  const size_t dot = qualname.rfind('.');
+  const std::string ns = qualname.substr(0, dot);
+  const std::string leaf = qualname.substr(dot + 1);
+  std::vector<std::string> candidates;
+  for (const std::string& base : registry_.base_names()) {
+    size_t colons = base.find("::");
+    std::string name = colons == std::string::npos ? base : base.substr(colons + 2);
+    if (op_for_function(ns + "." + name)) candidates.push_back(name);
+  }
+  for (const char* f : kOwnFunctions) {
+    std::string s = f;
+    if (s.rfind(ns + ".", 0) == 0 && s.find('.', ns.size() + 1) == std::string::npos) {
+      candidates.push_back(s.substr(ns.size() + 1));
+    }
+  }
+  if (ns == "torch.nn") {
+    for (const char* c : kNnClasses) candidates.push_back(c);
+  }
+  if (ns == "math") {
+    for (const auto& [name, f] : math_functions()) candidates.push_back(name);
+  }
+  std::string prefix = written.empty() ? ns : written.substr(0, written.rfind('.'));
+  std::string shown =
+      written.empty() || written == qualname ? qualname : written + " (" + qualname + ")";
+  std::string hint;
+  std::string near = closest_name(leaf, candidates);
+  if (!near.empty()) {
+    hint = "did you mean " + prefix + "." + near + "?";
+  } else {
+    std::vector<std::string> nearby = nearest_names(leaf, candidates, 4);
+    for (size_t i = 0; i < nearby.size(); ++i) {
+      hint += (i ? ", " : "supported names nearby: ") + prefix + "." + nearby[i];
+    }
+    if (hint.empty()) hint = "docs/language.md lists the operators d2s supports";
+  }
+  fail(shown + " is not supported by d2s", range, hint);
+}
+
+IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kwargs,
+                               const SourceRange& range, const ast::Call* site) {
+  const std::string& q = fn.qualname;
+  if (q == "torch.range") return torch_range(std::move(args), std::move(kwargs), range);
+  if (q == "torch.manual_seed") {
+    ValueList a = bind_args(q, {{"seed", std::nullopt}}, std::move(args), std::move(kwargs), range);
+    generator_ = Generator(static_cast<uint64_t>(to_index(a[0], PyConversion::Scalar, range, "")));
+    return IValue();
+  }
+  if (q == "torch.nn.Parameter") {
+    ValueList a = bind_args("Parameter", {{"data", std::nullopt}, {"requires_grad", IValue(true)}},
+                            std::move(args), std::move(kwargs), range);
+    if (!a[0].is_tensor()) {
+      fail("TypeError: nn.Parameter() expects a tensor, not '" + py_type_name(a[0]) + "'",
+           site && !site->args.empty() ? site->args[0]->range : range);
+    }
+    return make_parameter(a[0].to_tensor(), truthy(a[1], range), range);
+  }
+  if (q == "torch.is_tensor") {
+    ValueList a = bind_args(q, {{"obj", std::nullopt}}, std::move(args), std::move(kwargs), range);
+    return IValue(a[0].is_tensor());
+  }
+  if (q == "torch.jit.script" || q == "torch.compile") {
+    // Used as a function rather than a decorator: the identity, as for decorators.
+    if (args.empty()) fail("TypeError: " + q + "() needs the function to compile", range);
+    return args[0];
+  }
+  if (is_nn_class(q)) return construct_nn(q, std::move(args), std::move(kwargs), range);
+  if (q == "torch.nn.Module") {
+    fail("nn.Module() is not built directly", range, "derive a class from nn.Module");
+  }
+  if (q.rfind("math.", 0) == 0 && !op_for_function(q)) {
+    auto it = math_functions().find(q.substr(5));
+    if (it != math_functions().end()) {
+      ValueList a = bind_args(q, {{"x", std::nullopt}}, std::move(args), std::move(kwargs), range);
+      std::optional<IValue> x = to_number(a[0], PyConversion::Scalar, range);
+      if (!x) fail("TypeError: must be real number, not " + py_type_name(a[0]), range);
+      const std::string name = it->first;
+      const double v = x->to_double();
+      if ((name == "sqrt" && v < 0) ||
+          ((name == "log" || name == "log2" || name == "log10") && v <= 0)) {
+        fail("ValueError: math domain error", range);
+      }
+      double r = it->second(v);
+      if (name == "floor" || name == "ceil") {
+        if (!std::isfinite(r))
+          fail("OverflowError: cannot convert float infinity to integer", range);
+        return IValue(static_cast<int64_t>(r));
+      }
+      if (name == "isnan" || name == "isinf" || name == "isfinite") return IValue(r != 0);
+      return IValue(r);
+    }
+  }
+  if (std::optional<std::string> op = op_for_function(q)) {
+    return call_op(*op, std::move(args), std::move(kwargs), range);
+  }
+  fail("TypeError: d2s cannot call " + q + "()", range);
+}
+
+IValue Interpreter::torch_range(ValueList args, Kwargs kwargs, const SourceRange& range) {
+  // PyTorch's deprecated, inclusive torch.range(start, end, step=1).
+  const std::string hint =
+      "torch.range is deprecated; use range(...) in a for loop, or torch.arange(start, end) "
+      "(end excluded)";
+  ValueList a;
+  Kwargs extra;
+  for (auto& kw : kwargs) {
+    if (kw.first == "dtype") extra.push_back(kw);
+  }
+  std::erase_if(kwargs, [](const auto& kw) { return kw.first == "dtype"; });
+  try {
+    a = bind_args("range",
+                  {{"start", std::nullopt}, {"end", std::nullopt}, {"step", IValue(int64_t{1})}},
+                  std::move(args), std::move(kwargs), range);
+  } catch (const Error& e) {
+    throw Error(e.message(), e.range(), hint);
+  }
+  double v[3];
+  for (int i = 0; i < 3; ++i) {
+    std::optional<IValue> n = to_number(a[i], PyConversion::Scalar, range);
+    if (!n)
+      fail("TypeError: range(): arguments must be numbers, not " + py_type_name(a[i]), range, hint);
+    v[i] = n->to_double();
+  }
+  const double start = v[0], end = v[1], step = v[2];
+  if (step == 0) fail("RuntimeError: step must be nonzero", range, hint);
+  if ((step > 0 && end < start) || (step < 0 && end > start)) {
+    fail("RuntimeError: upper bound and larger bound inconsistent with step sign", range, hint);
+  }
+  const int64_t n = static_cast<int64_t>((end - start) / step) + 1;
+  // arange excludes its end: stop half a step past the last value torch.range includes.
+  if (extra.empty()) extra.emplace_back("dtype", make_dtype(DType::Float32));
+  return call_op(
+      "aten::arange",
+      {IValue(start), IValue(start + (static_cast<double>(n) - 0.5) * step), IValue(step)},
+      std::move(extra), range);
+}
+
+}  // namespace d2s::interp

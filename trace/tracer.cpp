@@ -1,0 +1,163 @@
+// trace_program: the graph's inputs and their guards, the traced run, its outputs,
+// dead-code removal and verification. The per-op work is in trace_hooks.cpp.
+#include "trace/tracer.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "core/error.h"
+#include "core/ir_verify.h"
+#include "core/op_registry.h"
+#include "trace/trace_hooks.h"
+#include "trace/trace_values.h"
+
+namespace d2s {
+
+namespace {
+
+using trace_detail::SymbolicNumber;
+using trace_detail::TraceBuilder;
+using trace_detail::TraceHooks;
+
+const IValue* find_input(const NamedInputs& inputs, const std::string& name) {
+  auto it =
+      std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == name; });
+  return it == inputs.end() ? nullptr : &it->second;
+}
+
+// A scalar input as the entry sees it (call_entry converts by annotation the same way).
+IValue scalar_as_annotated(const IValue& v, const std::string& annotation) {
+  if (annotation == "int" && (v.is_int() || v.is_bool())) return IValue(v.to_int());
+  if (annotation == "float" && v.is_number()) return IValue(v.to_double());
+  return v;
+}
+
+// The entry's inputs in parameter order: tensors as typed graph inputs with a shape
+// guard; scalars, with guards on, as graph inputs with a value guard (the trace bakes
+// them, so another value must fail rather than give the traced value's answer).
+// Other kinds (None, strings, lists) are baked without a graph input.
+void add_entry_inputs(const EntryInfo& info, const NamedInputs& inputs, bool guards,
+                      TraceBuilder& builder, TraceHooks& hooks) {
+  ir::Graph& graph = builder.graph();
+  for (const EntryParam& p : info.params) {
+    const IValue* v = find_input(inputs, p.name);
+    if (!v) continue;  // a default is used: a constant of the trace
+    if (v->is_tensor() && v->to_tensor().defined()) {
+      const Tensor& t = v->to_tensor();
+      ir::Value* in = graph.add_input(p.name, ir::Type::tensor_of(t.dtype(), t.shape()));
+      builder.bind_tensor(t, in);
+      if (guards) {
+        ir::Node* size = builder.insert("aten::size", {in}, 1, p.range);
+        size->output()->set_type(ir::Type::list(ir::Type::of_int()));
+        hooks.guard(size->output(), IValue::int_list(t.shape()), "shape", p.name, p.range);
+      }
+    } else if (v->is_number() && guards) {
+      IValue seen = scalar_as_annotated(*v, p.annotation);
+      ir::Value* in = graph.add_input(p.name, ir::type_of(seen));
+      hooks.guard(in, seen, "input", p.name, p.range);
+    }
+  }
+}
+
+// The graph value of what the entry returned (nesting is bounded by the interpreter's
+// output check, so recursion here follows the value's nesting only).
+ir::Value* output_value(TraceBuilder& builder, const IValue& v, const SourceRange& range) {
+  if (SymbolicNumber* s = trace_detail::as_symbolic(v)) return builder.number_value(*s);
+  if (v.is_tensor() && v.to_tensor().defined()) return builder.tensor_value(v.to_tensor(), range);
+  if ((v.is_tuple() || v.is_list()) && trace_detail::has_graph_value(v)) {
+    std::vector<ir::Value*> items;
+    std::vector<ir::Type> types;
+    for (const IValue& item : v.items()) {
+      items.push_back(output_value(builder, item, range));
+      types.push_back(items.back()->type());
+    }
+    if (v.is_tuple()) {
+      ir::Node* n = builder.insert(ir::kind::TupleConstruct, items, 1, range);
+      n->output()->set_type(ir::Type::tuple(std::move(types)));
+      return n->output();
+    }
+    ir::Node* n = builder.insert(ir::kind::ListConstruct, items, 1, range);
+    n->output()->set_type(trace_detail::traced_type(v));
+    return n->output();
+  }
+  return builder.constant(trace_detail::concrete_value(v), range);
+}
+
+// A node the dead-code pass may drop: a pure op or constant whose results are unused.
+// Guards, prints and raises are effects; in-place ops (`add_`, `copy_`) write to tensors
+// other values share; random ops advance the generator that later ops read.
+bool removable(const ir::Node& n) {
+  for (const ir::Value* out : n.outputs()) {
+    if (out->has_uses()) return false;
+  }
+  const std::string& k = n.kind();
+  if (k == ir::kind::Guard || k == ir::kind::Print || k == ir::kind::RaiseException) return false;
+  if (k.rfind("prim::", 0) == 0) return true;
+  const bool dunder = k.size() >= 2 && k.compare(k.size() - 2, 2, "__") == 0;
+  if (!dunder && !k.empty() && k.back() == '_') return false;
+  const std::string qualified = n.overload().empty() ? k : k + "." + n.overload();
+  const OpDef* op = OpRegistry::builtin().find_qualified(qualified);
+  return op && !op->is_random;
+}
+
+// One backward pass over the flat trace: dropping a node can only make earlier nodes
+// dead, so last-to-first finds them all. Uses are removed newest first, which is where
+// remove_use looks first.
+void eliminate_dead_code(ir::Graph& graph) {
+  ir::Block* top = graph.block();
+  for (ir::Node* n = top->return_node()->prev(); n && n != top->param_node();) {
+    ir::Node* prev = n->prev();
+    if (removable(*n)) n->destroy();
+    n = prev;
+  }
+}
+
+}  // namespace
+
+TraceResult trace_program(Program& program, const NamedInputs& inputs,
+                          const TraceOptions& options) {
+  RunOptions run = options.run;
+  run.hooks = nullptr;
+  program.prepare(run);
+  const EntryInfo info = program.entry(run.entry);
+
+  TraceResult result;
+  result.graph = std::make_unique<ir::Graph>();
+  ir::Graph& graph = *result.graph;
+  graph.route = "trace";
+  graph.entry = info.kind == EntryInfo::Kind::Class ? info.name + ".forward" : info.name;
+  graph.source = program.file();
+
+  TraceBuilder builder(graph, options.max_nodes);
+  TraceHooks hooks(builder, result.log, options.guards, program.module());
+  add_entry_inputs(info, inputs, options.guards, builder, hooks);
+  // The module's parameters are inputs too, so the graph runs with other weights.
+  for (const auto& [name, tensor] : program.parameters()) {
+    builder.bind_tensor(tensor,
+                        graph.add_input(name, ir::Type::tensor_of(tensor.dtype(), tensor.shape())));
+  }
+
+  run.hooks = &hooks;
+  IValue out = program.call_entry(inputs, run);
+  // As the parse route does (convert/lower.cpp) and the outputs file lists them: a
+  // returned tuple gives one graph output per item, None gives none.
+  if (out.is_tuple()) {
+    for (const IValue& item : out.tuple_items()) {
+      graph.register_output(output_value(builder, item, info.range));
+    }
+  } else if (!out.is_none()) {
+    graph.register_output(output_value(builder, out, info.range));
+  }
+
+  // A script (<module>) returns nothing: without outputs every op would be dead, and
+  // its ops are what its trace is for.
+  if (options.eliminate_dead_code && info.kind != EntryInfo::Kind::Module) {
+    eliminate_dead_code(graph);
+  }
+  ir::verify(graph);
+  result.eager_output = trace_detail::concrete_value(out);
+  return result;
+}
+
+}  // namespace d2s
