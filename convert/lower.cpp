@@ -1,0 +1,329 @@
+// The parse route's driver: entry, globals, graph inputs, module freezing, outputs,
+// then the passes.
+#include "convert/lower.h"
+
+#include <unordered_set>
+
+#include "convert/lowerer.h"
+#include "convert/passes.h"
+#include "parse/parser.h"
+#include "trace/interpreter.h"
+#include "trace/py_objects.h"
+
+namespace d2s::convert {
+
+using ir::Type;
+using ir::TypeKind;
+
+// lower_module.cpp
+std::shared_ptr<interp::InstanceValue> build_instance(const ast::Module& module,
+                                                      const std::string& class_name,
+                                                      const LowerOptions& options,
+                                                      const SourceRange& range);
+void collect_module_parameters(const interp::InstanceValue& m, const std::string& prefix,
+                               std::vector<std::pair<std::string, Tensor>>* out, int depth = 0);
+
+// ------------------------------------------------------------------ Lowerer basics
+
+Lowerer::Lowerer(ir::Graph& graph, Globals& globals, const LowerOptions& options,
+                 SourceRange entry_range)
+    : graph_(graph), globals_(globals), options_(options), entry_range_(std::move(entry_range)) {}
+
+ir::Value* Lowerer::bool_const(bool value) {
+  // Flag constants are shared and live at the top of the graph, where every block
+  // sees them (many arms need a `false`).
+  ir::Value*& slot = value ? true_ : false_;
+  if (!slot) {
+    ir::Node* n = graph_.create(ir::kind::Constant, {}, 1, entry_range_);
+    n->set_attr("value", IValue(value));
+    n->output()->set_type(Type::of_bool());
+    ir::Block* top = graph_.block();
+    n->insert_before(top->param_node()->next());
+    slot = n->output();
+  }
+  return slot;
+}
+
+ir::Value* Lowerer::uninitialized(const Type& type, const SourceRange& range) {
+  // TorchScript's placeholder for a value that is never read on this path (an arm
+  // that returned, a loop's pending return value).
+  ir::Node* n = graph_.insert(ir::kind::Uninitialized, {}, 1, range);
+  n->output()->set_type(type);
+  return n->output();
+}
+
+void Lowerer::fail(const std::string& message, const SourceRange& range,
+                   const std::string& hint) const {
+  throw Error(message, range, hint);
+}
+
+std::string Lowerer::text_of(const SourceRange& range) const {
+  if (!range.file || !range.known()) return {};
+  std::string_view line = range.file->line_text(range.line);
+  size_t col = static_cast<size_t>(std::max(range.col, 1) - 1);
+  if (col >= line.size()) return {};
+  return std::string(line.substr(col, static_cast<size_t>(std::max(range.len, 1))));
+}
+
+namespace {
+
+// ------------------------------------------------------------------ globals
+
+std::string dotted(const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::Name) return e.as<ast::Name>().id;
+  if (e.kind == ast::ExprKind::Attribute) {
+    std::string base = dotted(*e.as<ast::Attribute>().value);
+    return base.empty() ? base : base + "." + e.as<ast::Attribute>().attr;
+  }
+  return {};
+}
+
+// A literal (or a tuple of literals) at the top level, usable as a global constant.
+std::optional<IValue> literal_value(const ast::Expr& e) {
+  switch (e.kind) {
+    case ast::ExprKind::Int:
+      return IValue(e.as<ast::IntLit>().value);
+    case ast::ExprKind::Float:
+      return IValue(e.as<ast::FloatLit>().value);
+    case ast::ExprKind::Bool:
+      return IValue(e.as<ast::BoolLit>().value);
+    case ast::ExprKind::Str:
+      return IValue(e.as<ast::StrLit>().value);
+    case ast::ExprKind::None:
+      return IValue();
+    case ast::ExprKind::UnaryOp: {
+      const auto& u = e.as<ast::UnaryOp>();
+      auto v = literal_value(*u.operand);
+      if (u.op != ast::UnaryOpKind::Neg || !v) return std::nullopt;
+      if (v->is_int()) return IValue(-v->to_int());
+      if (v->is_double()) return IValue(-v->to_double());
+      return std::nullopt;
+    }
+    case ast::ExprKind::Tuple: {
+      ValueList items;
+      for (const auto& x : e.as<ast::TupleExpr>().elts) {
+        auto v = literal_value(*x);
+        if (!v) return std::nullopt;
+        items.push_back(*v);
+      }
+      return IValue::tuple(std::move(items));
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+Sugared module_name(const std::string& qualname) {
+  // torch, torch.nn, torch.nn.functional and math are namespaces; anything else
+  // imported from them (Tensor, Linear, relu) is a callable known by its full name.
+  if (qualname == "torch" || qualname == "torch.nn" || qualname == "torch.nn.functional" ||
+      qualname == "math" || qualname == "torch.jit" || qualname == "typing") {
+    return Sugared::of_kind(Sugared::Kind::Namespace, qualname);
+  }
+  return Sugared::of_kind(Sugared::Kind::Builtin, qualname);
+}
+
+void collect_globals(const ast::Module& module, Globals* g) {
+  for (const ast::StmtPtr& s : module.body) {
+    switch (s->kind) {
+      case ast::StmtKind::Import:
+        for (const auto& alias : s->as<ast::Import>().names) {
+          if (!alias.asname.empty()) {
+            g->names[alias.asname] = module_name(alias.name);
+          } else {
+            // `import torch.nn` binds `torch`.
+            std::string head = alias.name.substr(0, alias.name.find('.'));
+            g->names[head] = module_name(head);
+          }
+        }
+        break;
+      case ast::StmtKind::ImportFrom: {
+        const auto& imp = s->as<ast::ImportFrom>();
+        for (const auto& alias : imp.names) {
+          g->names[alias.asname.empty() ? alias.name : alias.asname] =
+              module_name(imp.module + "." + alias.name);
+        }
+        break;
+      }
+      case ast::StmtKind::FunctionDef: {
+        const auto& fn = s->as<ast::FunctionDef>();
+        Sugared f = Sugared::of_kind(Sugared::Kind::Function, fn.name);
+        f.fn = &fn;
+        g->names[fn.name] = f;
+        g->constants.erase(fn.name);
+        break;
+      }
+      case ast::StmtKind::ClassDef: {
+        const auto& cls = s->as<ast::ClassDef>();
+        Sugared c = Sugared::of_kind(Sugared::Kind::Class, cls.name);
+        c.cls = &cls;
+        g->names[cls.name] = c;
+        g->classes[cls.name] = &cls;
+        g->constants.erase(cls.name);
+        break;
+      }
+      case ast::StmtKind::Assign: {
+        const auto& a = s->as<ast::Assign>();
+        auto v = literal_value(*a.value);
+        for (const auto& t : a.targets) {
+          if (t->kind != ast::ExprKind::Name) continue;
+          const std::string& name = t->as<ast::Name>().id;
+          if (v) {
+            g->constants[name] = *v;
+            g->names.erase(name);
+          } else {
+            g->constants.erase(name);
+          }
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+// ------------------------------------------------------------------ entry inputs
+
+Type type_of_value(const IValue& v) {
+  if (v.is_bool()) return Type::of_bool();
+  if (v.is_int()) return Type::of_int();
+  return Type::of_float();
+}
+
+Type param_type(const EntryParam& p) {
+  const std::string& a = p.annotation;
+  if (a == "int") return Type::of_int();
+  if (a == "float") return Type::of_float();
+  if (a == "bool") return Type::of_bool();
+  // Unannotated: a Tensor, as in TorchScript, unless a number default says otherwise
+  // (`def f(x, k=2)` takes an int).
+  if (a.empty() && p.default_value && p.default_value->is_number()) {
+    return type_of_value(*p.default_value);
+  }
+  if (a.empty() || a == "Tensor" || a == "torch.Tensor") return Type::tensor(DType::Float32);
+  throw Error("the annotation '" + a + "' of parameter '" + p.name +
+                  "' is not supported by the parse route",
+              p.range, "annotate entry parameters with Tensor, int, float or bool");
+}
+
+// Symbolic dims of an entry input: `<input>_<axis>` (x_0, x_1), so that a printed
+// type says where a size comes from; a batch dimension stays a symbol.
+Type input_type(const EntryParam& p, const LowerOptions& options) {
+  Type t = param_type(p);
+  if (!t.is_tensor()) return t;
+  if (auto d = options.input_dtypes.find(p.name); d != options.input_dtypes.end()) {
+    t.dtype = d->second;
+  }
+  auto it = options.input_shapes.find(p.name);
+  if (it == options.input_shapes.end()) return t;
+  std::vector<ir::Dim> dims;
+  for (size_t i = 0; i < it->second.size(); ++i) {
+    dims.push_back(ir::Dim::symbolic(p.name + "_" + std::to_string(i)));
+  }
+  t.shape = std::move(dims);
+  return t;
+}
+
+void check_weights(const std::vector<std::pair<std::string, Tensor>>& params,
+                   const std::map<std::string, Tensor>& weights) {
+  std::unordered_set<std::string> names;
+  for (const auto& [name, t] : params) {
+    names.insert(name);
+    auto it = weights.find(name);
+    if (it == weights.end()) {
+      throw Error("the weights do not set parameter '" + name + "'", SourceRange(),
+                  "a weights file must name every parameter of the module");
+    }
+    if (it->second.shape() != t.shape()) {
+      throw Error("the weights give '" + name + "' the shape " + shape_str(it->second.shape()) +
+                      " but the module's parameter has " + shape_str(t.shape()),
+                  SourceRange());
+    }
+  }
+  for (const auto& [name, t] : weights) {
+    if (!names.count(name)) {
+      throw Error("the weights name '" + name + "', which is not a parameter of the module",
+                  SourceRange(), "parameters are named as in a PyTorch state_dict");
+    }
+  }
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ driver
+
+LoweredGraph lower_program(std::shared_ptr<const SourceFile> file, const LowerOptions& options) {
+  Program program = Program::from_source(file);
+  const ast::Module& module = program.module();
+  EntryInfo entry = program.entry(options.entry);
+
+  LoweredGraph out;
+  out.graph = std::make_unique<ir::Graph>();
+  ir::Graph& g = *out.graph;
+  g.route = "parse";
+  g.source = file;
+  g.entry = entry.kind == EntryInfo::Kind::Class ? entry.name + ".forward" : entry.name;
+
+  Globals globals;
+  globals.file = file;
+  globals.training = options.training;
+  collect_globals(module, &globals);
+  Lowerer lowerer(g, globals, options, entry.range);
+
+  if (entry.kind == EntryInfo::Kind::Module) {
+    lowerer.lower_module_body(module.body);
+  } else {
+    std::vector<Sugared> args;
+    std::shared_ptr<interp::InstanceValue> instance;
+    if (entry.kind == EntryInfo::Kind::Class) {
+      instance = build_instance(module, entry.name, options, entry.range);
+      Sugared self = Sugared::of_kind(Sugared::Kind::Module, "");
+      self.module = std::make_shared<ModuleRef>(ModuleRef{instance, ""});
+      args.push_back(self);
+    }
+    for (const EntryParam& p : entry.params) {
+      args.push_back(Sugared::of(g.add_input(p.name, input_type(p, options))));
+      out.argument_defaults.push_back(p.default_value);
+    }
+    out.num_arguments = entry.params.size();
+    if (instance) {
+      // Parameters follow the arguments, in state_dict order, with their shapes.
+      collect_module_parameters(*instance, "", &out.parameters);
+      if (!options.weights.empty()) {
+        check_weights(out.parameters, options.weights);
+        for (auto& [name, t] : out.parameters) t = options.weights.at(name);
+      }
+      for (const auto& [name, t] : out.parameters) {
+        globals.parameters[name] = g.add_input(name, Type::tensor_of(t.dtype(), t.shape()));
+      }
+    }
+    const ast::FunctionDef& fn = *entry.function;
+    std::string qualname =
+        entry.kind == EntryInfo::Kind::Class ? entry.name + ".forward" : entry.name;
+    Sugared result = lowerer.lower_function(fn, qualname, std::move(args), fn.range);
+    if (!result.is_value()) {
+      throw Error("the entry returns " + result.describe() + ", which is not a value", fn.range);
+    }
+    // A returned tuple gives one graph output per item, as the outputs file lists them.
+    ir::Value* r = result.value;
+    if (r->type().kind == TypeKind::Tuple) {
+      for (ir::Value* v : lowerer.tuple_items(r, fn.range)) g.register_output(v);
+    } else if (r->type().kind != TypeKind::None) {
+      g.register_output(r);
+    }
+  }
+  if (options.run_passes) run_default_passes(g);
+  return out;
+}
+
+LoweredGraph lower_file(const std::string& path, const LowerOptions& options) {
+  return lower_program(SourceFile::load(path), options);
+}
+
+LoweredGraph lower_string(const std::string& text, const LowerOptions& options,
+                          const std::string& path) {
+  return lower_program(std::make_shared<const SourceFile>(path, text), options);
+}
+
+}  // namespace d2s::convert

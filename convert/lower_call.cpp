@@ -1,0 +1,353 @@
+// Calls: Python builtins, torch functions and tensor methods (registry ops chosen by
+// argument types), user functions and methods (inlined), and module calls.
+#include <cctype>
+
+#include "convert/lowerer.h"
+#include "convert/schema_match.h"
+#include "convert/shape_rules.h"
+#include "trace/py_objects.h"
+
+namespace d2s::convert {
+
+using ir::Type;
+using ir::TypeKind;
+
+namespace {
+
+bool is_list_type(const std::string& schema_type) {
+  std::string t = schema_type;
+  if (!t.empty() && t.back() == '?') t.pop_back();
+  return t.size() > 2 && t.compare(t.size() - 2, 2, "[]") == 0;
+}
+
+}  // namespace
+
+CallArgs Lowerer::emit_args(const ast::Call& call) {
+  CallArgs args;
+  for (const ast::ExprPtr& a : call.args) {
+    args.positional.push_back(CallArg{emit_sugared(*a), a->range, a.get()});
+  }
+  for (const ast::Keyword& kw : call.keywords) {
+    for (const auto& [name, v] : args.keywords) {
+      if (name == kw.name) fail("SyntaxError: keyword argument repeated: " + kw.name, kw.range);
+    }
+    args.keywords.emplace_back(kw.name,
+                               CallArg{emit_sugared(*kw.value), kw.value->range, kw.value.get()});
+  }
+  return args;
+}
+
+Sugared Lowerer::emit_call(const ast::Call& call) {
+  Sugared callee = emit_sugared(*call.func);
+  // Caught before the arguments are lowered: the message is about the call itself.
+  if (callee.kind == Sugared::Kind::Method && callee.name == "backward" && callee.value &&
+      callee.value->type().is_tensor()) {
+    std::string receiver = call.func->kind == ast::ExprKind::Attribute
+                               ? text_of(call.func->as<ast::Attribute>().value->range)
+                               : std::string("loss");
+    fail(receiver + ".backward() is not supported yet by the parse route", call.range,
+         "d2s converts the forward computation; gradients come from `d2s run --grad` and "
+         "`d2s grad`");
+  }
+  return call_sugared(callee, emit_args(call), call.range);
+}
+
+Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const SourceRange& range) {
+  switch (callee.kind) {
+    case Sugared::Kind::Builtin:
+      return call_builtin(callee.name, args, range);
+    case Sugared::Kind::Function:
+      return call_user_function(*callee.fn, callee.name, std::nullopt, args, range);
+    case Sugared::Kind::Module:
+      return call_module(callee, args, range);
+    case Sugared::Kind::Method:
+      if (callee.module) {
+        const std::string& type = callee.module->instance->type;
+        Sugared self = Sugared::of_kind(Sugared::Kind::Module, callee.module->prefix);
+        self.module = callee.module;
+        return call_user_function(*callee.fn, type + "." + callee.name, self, args, range);
+      }
+      return call_method(callee.value, callee.name, args, range);
+    case Sugared::Kind::Class:
+      fail("creating an instance of '" + callee.name + "' is not supported by the parse route",
+           range, "create modules in __init__ and call them in forward");
+    case Sugared::Kind::Namespace:
+      fail("TypeError: 'module' object is not callable", range);
+    case Sugared::Kind::Value:
+      fail("TypeError: '" + callee.value->type().str() + "' object is not callable", range);
+  }
+  fail("this cannot be called", range);
+}
+
+Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::string& qualname,
+                                    std::optional<Sugared> self, CallArgs& args,
+                                    const SourceRange& range) {
+  // Python's binding of arguments to parameters; then the body is inlined.
+  const size_t n = fn.params.size();
+  const size_t first = self ? 1 : 0;
+  std::vector<std::optional<Sugared>> bound(n);
+  if (self) {
+    if (n == 0) fail("TypeError: " + qualname + "() takes no arguments, not even self", range);
+    bound[0] = *self;
+  }
+  if (args.positional.size() > n - first) {
+    fail("TypeError: " + qualname + "() takes " + std::to_string(n - first) +
+             " positional argument(s) but " + std::to_string(args.positional.size()) +
+             " were given",
+         range);
+  }
+  for (size_t i = 0; i < args.positional.size(); ++i) bound[first + i] = args.positional[i].value;
+  for (auto& [name, arg] : args.keywords) {
+    size_t i = first;
+    while (i < n && fn.params[i].name != name) ++i;
+    if (i == n) {
+      fail("TypeError: " + qualname + "() got an unexpected keyword argument '" + name + "'",
+           arg.range);
+    }
+    if (bound[i]) {
+      fail("TypeError: " + qualname + "() got multiple values for argument '" + name + "'",
+           arg.range);
+    }
+    bound[i] = arg.value;
+  }
+  std::vector<Sugared> values;
+  for (size_t i = 0; i < n; ++i) {
+    if (!bound[i]) {
+      if (!fn.params[i].default_value) {
+        fail("TypeError: " + qualname + "() missing required argument: '" + fn.params[i].name + "'",
+             range);
+      }
+      // Defaults see only globals (they are evaluated where the def is, in Python).
+      Environment* saved = env_;
+      env_ = nullptr;
+      bound[i] = emit_sugared(*fn.params[i].default_value);
+      env_ = saved;
+    }
+    values.push_back(*bound[i]);
+  }
+  return lower_function(fn, qualname, std::move(values), range);
+}
+
+// ----------------------------------------------------------------- builtins
+
+Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const SourceRange& range) {
+  auto value_args = [&]() {
+    std::vector<ir::Value*> vs;
+    for (const CallArg& a : args.positional) vs.push_back(as_value(a.value, a.range));
+    return vs;
+  };
+  auto expect_args = [&](size_t lo, size_t hi) {
+    if (!args.keywords.empty()) {
+      fail("TypeError: " + q + "() takes no keyword arguments", args.keywords[0].second.range);
+    }
+    if (args.positional.size() < lo || args.positional.size() > hi) {
+      fail("TypeError: " + q + "() takes " +
+               (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+               " argument(s) (" + std::to_string(args.positional.size()) + " given)",
+           range);
+    }
+  };
+  if (q == "print") {
+    for (const auto& [name, a] : args.keywords) {
+      fail("print(" + name + "=...) is not supported by the parse route", a.range,
+           "prim::Print writes its arguments separated by spaces, then a newline");
+    }
+    graph_.insert(ir::kind::Print, value_args(), 0, range);
+    return Sugared::of(constant(IValue(), range));
+  }
+  if (q == "range") {
+    fail("range() is only supported as the iterable of a for loop by the parse route", range,
+         "write `for i in range(...)`, or use torch.arange for a tensor");
+  }
+  if (q == "len") {
+    expect_args(1, 1);
+    ir::Value* v = value_args()[0];
+    const Type& t = v->type();
+    if (t.kind == TypeKind::Tuple)
+      return Sugared::of(constant(IValue(int64_t(t.elements.size())), range));
+    if (v->node()->kind() == ir::kind::ListConstruct) {
+      return Sugared::of(constant(IValue(int64_t(v->node()->inputs().size())), range));
+    }
+    if (t.kind == TypeKind::Str) {
+      if (auto c = constant_value(v))
+        return Sugared::of(constant(IValue(int64_t(c->to_string().size())), range));
+    }
+    return Sugared::of(emit_op("aten::len", {v}, range));
+  }
+  if (q == "int" || q == "float" || q == "bool") {
+    expect_args(0, 1);
+    if (args.positional.empty()) {
+      IValue zero = q == "int" ? IValue(int64_t{0}) : q == "float" ? IValue(0.0) : IValue(false);
+      return Sugared::of(constant(zero, range));
+    }
+    ir::Value* v = value_args()[0];
+    TypeKind want = q == "int" ? TypeKind::Int : q == "float" ? TypeKind::Float : TypeKind::Bool;
+    if (v->type().kind == want) return Sugared::of(v);
+    if (q == "bool") return Sugared::of(to_bool(v, range));
+    return Sugared::of(emit_op(q == "int" ? "aten::Int" : "aten::Float", {v}, range));
+  }
+  if (q == "min" || q == "max") {
+    // Python's min/max on numbers: prim::min / prim::max, pairwise.
+    if (!args.keywords.empty()) fail(q + "() with keyword arguments is not supported", range);
+    std::vector<ir::Value*> vs = value_args();
+    if (vs.size() == 1 && vs[0]->type().kind == TypeKind::Tuple) vs = tuple_items(vs[0], range);
+    if (vs.size() < 2) {
+      fail("TypeError: " + q + "() of one value is not supported by the parse route", range,
+           "for a tensor use torch." + q + "(t) or t." + q + "()");
+    }
+    for (ir::Value* v : vs) {
+      if (v->type().is_tensor()) {
+        fail("the builtin " + q + "() on tensors is not supported by the parse route", range,
+             q == "max" ? "use torch.maximum(a, b)" : "use torch.minimum(a, b)");
+      }
+    }
+    ir::Value* acc = vs[0];
+    for (size_t i = 1; i < vs.size(); ++i) acc = emit_op("prim::" + q, {acc, vs[i]}, range);
+    return Sugared::of(acc);
+  }
+  if (q == "abs") {
+    expect_args(1, 1);
+    return Sugared::of(emit_op("aten::abs", value_args(), range));
+  }
+  if (q == "torch.range") {
+    // PyTorch's deprecated, end-inclusive range: rejected as eager mode rejects it
+    // without `end`; with it, pointed to torch.arange (end excluded).
+    const std::string hint =
+        "torch.range is deprecated; use range(...) in a for loop, or torch.arange(start, end) "
+        "(end excluded)";
+    if (args.positional.size() + args.keywords.size() < 2) {
+      fail("TypeError: range() missing 1 required positional argument: 'end'", range, hint);
+    }
+    fail("torch.range is not supported by the parse route", range, hint);
+  }
+  if (q == "torch.jit.script" || q == "torch.compile") {
+    if (args.positional.size() == 1) return args.positional[0].value;  // the identity
+  }
+  if (q == "torch.nn.Parameter" || (q.rfind("torch.nn.", 0) == 0 && q.size() > 9 &&
+                                    std::isupper(static_cast<unsigned char>(q[9])))) {
+    fail("creating " + q.substr(q.rfind('.') + 1) + " inside the converted code is not supported",
+         range, "create parameters and modules in __init__");
+  }
+  if (auto op = op_for_function(q))
+    return Sugared::of(emit_op(*op, args.positional, args.keywords, range));
+  if (q.find('.') == std::string::npos) {
+    fail("the builtin " + q + "() is not supported by the parse route", range,
+         "docs/language.md lists what the model language supports");
+  }
+  fail(q + " is not supported by d2s", range, "docs/language.md lists the supported operators");
+}
+
+// ----------------------------------------------------------------- methods
+
+Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs& args,
+                             const SourceRange& range) {
+  const Type& t = self->type();
+  if (!t.is_tensor() && t.kind != TypeKind::Any) {
+    fail("'" + t.str() + "' object has no method '" + name + "' in the parse route", range,
+         t.kind == TypeKind::List ? "lists cannot be changed in the parse route; build a new one"
+                                  : "");
+  }
+  std::vector<CallArg> positional;
+  positional.push_back(CallArg{Sugared::of(self), range, nullptr});
+  for (const CallArg& a : args.positional) positional.push_back(a);
+  if (name == "dim" || name == "ndimension")
+    return Sugared::of(emit_op("aten::dim", positional, args.keywords, range));
+  if (name == "numel" || name == "nelement")
+    return Sugared::of(emit_op("aten::numel", positional, args.keywords, range));
+  if (name == "cpu" || name == "contiguous" || name == "detach") {
+    if (positional.size() == 1 && args.keywords.empty()) return Sugared::of(self);
+  }
+  if (name == "float" || name == "long" || name == "int" || name == "bool") {
+    DType d = name == "float" ? DType::Float32 : name == "bool" ? DType::Bool : DType::Int64;
+    return Sugared::of(
+        emit_op("aten::to", {self, constant(IValue(dtype_scalar_type(d)), range)}, range));
+  }
+  std::optional<std::string> op = op_for_method(name);
+  if (!op && name == "item") op = "aten::item";
+  if (!op) {
+    fail("AttributeError: 'Tensor' object has no attribute '" + name + "' that d2s supports",
+         range);
+  }
+  return Sugared::of(emit_op(*op, positional, args.keywords, range));
+}
+
+// ----------------------------------------------------------------- registry ops
+
+ir::Value* Lowerer::emit_op(const std::string& base_name, const std::vector<ir::Value*>& positional,
+                            const SourceRange& range) {
+  std::vector<CallArg> args;
+  for (ir::Value* v : positional) args.push_back(CallArg{Sugared::of(v), range, nullptr});
+  return emit_op(base_name, args, {}, range);
+}
+
+ir::Value* Lowerer::emit_op(const std::string& base_name, const std::vector<CallArg>& positional,
+                            const std::vector<std::pair<std::string, CallArg>>& keywords,
+                            const SourceRange& range) {
+  std::vector<ir::Value*> given;
+  std::vector<ArgInfo> pos_info;
+  std::vector<std::pair<std::string, ArgInfo>> kw_info;
+  for (const CallArg& a : positional) {
+    ir::Value* v = as_value(a.value, a.range);
+    given.push_back(v);
+    pos_info.push_back(ArgInfo{v->type(), constant_value(v)});
+  }
+  for (const auto& [name, a] : keywords) {
+    ir::Value* v = as_value(a.value, a.range);
+    given.push_back(v);
+    kw_info.emplace_back(name, ArgInfo{v->type(), constant_value(v)});
+  }
+  SchemaMatch m = match_op(base_name, pos_info, kw_info, range);
+  const OpSchema& schema = m.op->schema;
+
+  // Inputs in schema order (kwarg-only ones included, as TorchScript lists them). A
+  // default before a given argument becomes a constant; trailing defaults are left
+  // out: the executor and the registry fill them in, and the graph reads shorter.
+  size_t last = 0;
+  for (size_t i = 0; i < m.slots.size(); ++i) {
+    if (m.slots[i].kind != SchemaMatch::Slot::Kind::Default) last = i + 1;
+  }
+  if (!m.varargs.empty()) last = m.slots.size();
+  std::vector<ir::Value*> inputs;
+  for (size_t i = 0; i < last; ++i) {
+    const auto& slot = m.slots[i];
+    switch (slot.kind) {
+      case SchemaMatch::Slot::Kind::Default:
+        inputs.push_back(constant(slot.default_value, range));
+        break;
+      case SchemaMatch::Slot::Kind::PackedInts: {
+        std::vector<ir::Value*> items;
+        for (size_t g : slot.packed) items.push_back(given[g]);
+        inputs.push_back(make_list(items, range));
+        break;
+      }
+      case SchemaMatch::Slot::Kind::Given: {
+        ir::Value* v = given[slot.given];
+        // A list argument gets a list, as TorchScript builds it: (4,) → [4], 3 → [3].
+        if (is_list_type(slot.type)) {
+          if (v->node()->kind() == ir::kind::TupleConstruct) {
+            v = make_list(v->node()->inputs(), range);
+          } else if (v->type().kind == TypeKind::Int) {
+            v = make_list({v}, range);
+          }
+        }
+        inputs.push_back(v);
+        break;
+      }
+    }
+  }
+  for (size_t g : m.varargs) inputs.push_back(given[g]);
+
+  const size_t n_out = schema.returns.size();
+  ir::Node* n = graph_.insert(base_name, inputs, n_out, range);
+  n->set_overload(schema.overload);
+  std::vector<Type> in_types;
+  for (ir::Value* v : inputs) in_types.push_back(v->type());
+  std::vector<Type> out_types = result_types(*m.op, in_types);
+  for (size_t i = 0; i < n_out; ++i) n->output(i)->set_type(out_types[i]);
+  infer_node_types(*n);  // dtypes and shapes where the rules know them
+  if (n_out == 1) return n->output();
+  if (n_out == 0) return constant(IValue(), range);
+  return make_tuple(n->outputs(), range);
+}
+
+}  // namespace d2s::convert

@@ -1,0 +1,233 @@
+// nn.Module instances, frozen as TorchScript freezes a scripted module: the instance
+// is built by the eager interpreter (its __init__ runs, so parameters get the same
+// initial values as in eager mode), then
+//   * parameters become graph inputs named by state_dict name (lower.cpp adds them),
+//   * plain attributes (`self.n = 3`, `self.p = 0.0`, tensors that are not
+//     parameters) and `self.training` become constants,
+//   * submodules and methods are inlined at their call sites; built-in modules
+//     (nn.Linear, nn.ReLU, ...) become the ops their forward runs.
+#include <sstream>
+
+#include "convert/lowerer.h"
+#include "trace/interp.h"
+#include "trace/interpreter.h"
+#include "trace/py_objects.h"
+
+namespace d2s::convert {
+
+using interp::InstanceValue;
+using interp::NnKind;
+
+namespace {
+
+bool listed(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+InstanceValue* as_instance(const IValue& v) {
+  return interp::as_obj<InstanceValue>(v);
+}
+
+}  // namespace
+
+std::shared_ptr<InstanceValue> build_instance(const ast::Module& module,
+                                              const std::string& class_name,
+                                              const LowerOptions& options,
+                                              const SourceRange& range) {
+  // The eager interpreter builds the instance exactly as Program::prepare does for an
+  // entry class (same seed, the top level run first), so parameters get the values
+  // eager mode gives them.
+  RunOptions run;
+  run.seed = options.seed;
+  run.training = options.training;
+  std::ostringstream discard;  // top-level prints belong to eager runs, not conversion
+  run.out = &discard;
+  interp::Interpreter in(module, run);
+  // __init__ code is shallow; this budget keeps deep nesting a clear error.
+  in.set_stack(static_cast<const char*>(__builtin_frame_address(0)), size_t{1} << 20);
+  in.exec_module();
+  const IValue* cls = in.global(class_name);
+  if (!cls || !interp::as_obj<interp::ClassValue>(*cls)) {
+    throw Error("the entry '" + class_name +
+                    "' is no longer a class after the top-level "
+                    "statements ran",
+                range, "do not assign to '" + class_name + "' at the top level");
+  }
+  IValue made = in.call_value(*cls, {}, {}, range);
+  auto* inst = as_instance(made);
+  if (!inst || !inst->is_module) {
+    throw Error("the entry class '" + class_name + "' is not an nn.Module", range,
+                "derive it from nn.Module, or choose a function as the entry");
+  }
+  in.set_training(*inst, options.training);
+  return std::static_pointer_cast<InstanceValue>(made.to_object());
+}
+
+void collect_module_parameters(const InstanceValue& m, const std::string& prefix,
+                               std::vector<std::pair<std::string, Tensor>>* out, int depth) {
+  // named_parameters() order: own parameters as registered, then each child's.
+  if (depth > 100) return;
+  for (const std::string& name : m.params) {
+    const IValue* v = m.get(name);
+    if (v && v->is_tensor()) out->emplace_back(prefix + name, v->to_tensor());
+  }
+  for (const std::string& name : m.children) {
+    const IValue* v = m.get(name);
+    if (auto* child = v ? as_instance(*v) : nullptr) {
+      collect_module_parameters(*child, prefix + name + ".", out, depth + 1);
+    }
+  }
+}
+
+const ast::FunctionDef* Lowerer::find_method(const std::string& class_name,
+                                             const std::string& method) const {
+  // The class's own defs, then its user base classes'. The chain is bounded: a class
+  // can only derive from classes defined before it.
+  std::string current = class_name;
+  for (int depth = 0; depth < 100; ++depth) {
+    auto it = globals_.classes.find(current);
+    if (it == globals_.classes.end()) return nullptr;
+    const ast::ClassDef* cls = it->second;
+    for (const ast::StmtPtr& s : cls->body) {
+      if (s->kind == ast::StmtKind::FunctionDef && s->as<ast::FunctionDef>().name == method) {
+        return &s->as<ast::FunctionDef>();
+      }
+    }
+    std::string base;
+    for (const ast::ExprPtr& b : cls->bases) {
+      if (b->kind == ast::ExprKind::Name && globals_.classes.count(b->as<ast::Name>().id)) {
+        base = b->as<ast::Name>().id;
+      }
+    }
+    if (base.empty()) return nullptr;
+    current = base;
+  }
+  return nullptr;
+}
+
+Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr,
+                                  const SourceRange& range) {
+  const ModuleRef& ref = *module.module;
+  const InstanceValue& inst = *ref.instance;
+  if (attr == "training") return Sugared::of(constant(IValue(options_.training), range));
+  if (listed(inst.params, attr)) {
+    auto it = globals_.parameters.find(ref.qualify(attr));
+    if (it != globals_.parameters.end()) return Sugared::of(it->second);
+  }
+  if (const IValue* v = inst.get(attr)) {
+    if (as_instance(*v)) {
+      Sugared s = Sugared::of_kind(Sugared::Kind::Module, ref.qualify(attr));
+      s.module = std::make_shared<ModuleRef>(
+          ModuleRef{std::static_pointer_cast<InstanceValue>(v->to_object()), ref.qualify(attr)});
+      return s;
+    }
+    if (v->is_object()) {
+      fail("the attribute '" + attr + "' of '" + inst.type + "' (a " + v->type_name() +
+               ") cannot be used by the parse route",
+           range);
+    }
+    // A plain attribute is frozen into the graph as a constant.
+    return Sugared::of(constant(*v, range));
+  }
+  if (inst.nn == NnKind::None) {
+    if (const ast::FunctionDef* fn = find_method(inst.type, attr)) {
+      Sugared m = Sugared::of_kind(Sugared::Kind::Method, attr);
+      m.module = module.module;
+      m.fn = fn;
+      return m;
+    }
+  }
+  std::vector<std::string> names = inst.order;
+  if (auto it = globals_.classes.find(inst.type); it != globals_.classes.end()) {
+    for (const ast::StmtPtr& s : it->second->body) {
+      if (s->kind == ast::StmtKind::FunctionDef) names.push_back(s->as<ast::FunctionDef>().name);
+    }
+  }
+  fail("AttributeError: '" + inst.type + "' object has no attribute '" + attr + "'", range,
+       did_you_mean(attr, names));
+}
+
+std::vector<Sugared> Lowerer::module_children(const Sugared& module, const SourceRange& range) {
+  const ModuleRef& ref = *module.module;
+  const InstanceValue& inst = *ref.instance;
+  if (inst.nn != NnKind::Sequential && inst.nn != NnKind::ModuleList) {
+    fail("'" + inst.type + "' object is not iterable", range,
+         "only nn.Sequential and nn.ModuleList can be iterated over");
+  }
+  std::vector<Sugared> out;
+  for (const std::string& c : inst.children) out.push_back(module_attribute(module, c, range));
+  return out;
+}
+
+Sugared Lowerer::call_module(const Sugared& module, CallArgs& args, const SourceRange& range) {
+  const ModuleRef& ref = *module.module;
+  const InstanceValue& inst = *ref.instance;
+  if (inst.nn == NnKind::None) {
+    const ast::FunctionDef* forward = find_method(inst.type, "forward");
+    if (!forward) {
+      fail("NotImplementedError: Module [" + inst.type +
+               "] is missing the required \"forward\" "
+               "function",
+           range);
+    }
+    return call_user_function(*forward, inst.type + ".forward", module, args, range);
+  }
+  if (inst.nn == NnKind::ModuleList) {
+    fail("NotImplementedError: Module [ModuleList] is missing the required \"forward\" function",
+         range, "iterate over the ModuleList and call its modules");
+  }
+  if (args.positional.size() != 1 || !args.keywords.empty()) {
+    fail("TypeError: " + inst.type + ".forward() takes exactly one input", range);
+  }
+  ir::Value* x = as_value(args.positional[0].value, args.positional[0].range);
+  auto attr = [&](const char* name) {
+    return as_value(module_attribute(module, name, range), range);
+  };
+  switch (inst.nn) {
+    case NnKind::Linear:
+      return Sugared::of(emit_op("aten::linear", {x, attr("weight"), attr("bias")}, range));
+    case NnKind::ReLU:
+      return Sugared::of(emit_op("aten::relu", {x}, range));
+    case NnKind::Tanh:
+      return Sugared::of(emit_op("aten::tanh", {x}, range));
+    case NnKind::Sigmoid:
+      return Sugared::of(emit_op("aten::sigmoid", {x}, range));
+    case NnKind::GELU: {
+      const IValue* approx = inst.get("approximate");
+      if (approx && approx->is_string() && approx->to_string() != "none") {
+        return Sugared::of(emit_op(
+            "aten::gelu", {CallArg{Sugared::of(x), range, nullptr}},
+            {{"approximate", CallArg{Sugared::of(constant(*approx, range)), range, nullptr}}},
+            range));
+      }
+      return Sugared::of(emit_op("aten::gelu", {x}, range));
+    }
+    case NnKind::Identity:
+      return Sugared::of(x);
+    case NnKind::LayerNorm: {
+      std::vector<ir::Value*> dims;
+      if (const IValue* shape = inst.get("normalized_shape")) {
+        for (const IValue& d : shape->items()) dims.push_back(constant(d, range));
+      }
+      return Sugared::of(
+          emit_op("aten::layer_norm",
+                  {x, make_list(dims, range), attr("weight"), attr("bias"), attr("eps")}, range));
+    }
+    case NnKind::Dropout:
+      return Sugared::of(emit_op(
+          "aten::dropout", {x, attr("p"), constant(IValue(options_.training), range)}, range));
+    case NnKind::Sequential: {
+      Sugared h = Sugared::of(x);
+      for (const Sugared& child : module_children(module, range)) {
+        CallArgs a;
+        a.positional.push_back(CallArg{h, range, nullptr});
+        h = call_module(child, a, range);
+      }
+      return h;
+    }
+    default:
+      fail("internal error: no forward for " + inst.type, range);
+  }
+}
+
+}  // namespace d2s::convert

@@ -1,0 +1,280 @@
+// Statements: statement lists (with exit guards), assignments, return / break /
+// continue, assert, expression statements, and whole function bodies.
+#include <functional>
+
+#include "convert/exit_transform.h"
+#include "convert/lowerer.h"
+
+namespace d2s::convert {
+
+namespace {
+
+// True when `body` contains a return statement (nested blocks included). Recursion
+// follows statement nesting only, which the parser bounds.
+bool has_return(const ast::Body& body) {
+  for (const ast::StmtPtr& s : body) {
+    switch (s->kind) {
+      case ast::StmtKind::Return:
+        return true;
+      case ast::StmtKind::If: {
+        const auto& i = s->as<ast::If>();
+        if (has_return(i.body) || has_return(i.orelse)) return true;
+        break;
+      }
+      case ast::StmtKind::For:
+        if (has_return(s->as<ast::For>().body)) return true;
+        break;
+      case ast::StmtKind::While:
+        if (has_return(s->as<ast::While>().body)) return true;
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void Lowerer::lower_body(const ast::Body& body) {
+  lower_statements(body, nullptr);
+}
+
+void Lowerer::lower_statements(const ast::Body& body, const std::function<void()>& at_end) {
+  GuardScope guards(*this);
+  for (const ast::StmtPtr& s : body) {
+    lower_stmt(*s, guards);
+    ExitState state = exit_state(*env_, flag::Skip);
+    if (state == ExitState::Always) break;  // the rest is dead code: not lowered
+    if (state == ExitState::Maybe) {
+      guards.guard(env_->lookup(flag::Skip)->value.value, flag::Skip, s->range);
+    }
+  }
+  if (at_end && exit_state(*env_, flag::Skip) != ExitState::Always) at_end();
+  guards.close();
+}
+
+void Lowerer::lower_stmt(const ast::Stmt& s, GuardScope& guards) {
+  switch (s.kind) {
+    case ast::StmtKind::Expr:
+      return lower_expr_stmt(s.as<ast::ExprStmt>());
+    case ast::StmtKind::Assign:
+      return lower_assign(s.as<ast::Assign>());
+    case ast::StmtKind::AugAssign:
+      return lower_aug_assign(s.as<ast::AugAssign>());
+    case ast::StmtKind::AnnAssign:
+      return lower_ann_assign(s.as<ast::AnnAssign>());
+    case ast::StmtKind::If:
+      return lower_if(s.as<ast::If>(), guards);
+    case ast::StmtKind::For:
+      return lower_for(s.as<ast::For>());
+    case ast::StmtKind::While:
+      return lower_while(s.as<ast::While>());
+    case ast::StmtKind::Break:
+      return lower_break(s);
+    case ast::StmtKind::Continue:
+      return lower_continue(s);
+    case ast::StmtKind::Return:
+      return lower_return(s.as<ast::Return>());
+    case ast::StmtKind::Pass:
+      return;
+    case ast::StmtKind::Assert:
+      return lower_assert(s.as<ast::Assert>());
+    case ast::StmtKind::FunctionDef:
+    case ast::StmtKind::ClassDef:
+      // At the top level they are globals (collected before lowering).
+      if (frames_.empty()) return;
+      fail(std::string(s.kind == ast::StmtKind::FunctionDef ? "a function" : "a class") +
+               " defined inside a function is not supported by the parse route",
+           s.range, "define it at the top level of the file");
+    case ast::StmtKind::Import:
+    case ast::StmtKind::ImportFrom:
+      if (frames_.empty()) return;
+      fail("import inside a function is not supported by the parse route", s.range,
+           "move the import to the top of the file");
+  }
+}
+
+// ------------------------------------------------------------------ assignments
+
+void Lowerer::lower_assign(const ast::Assign& stmt) {
+  Sugared value = emit_sugared(*stmt.value);
+  for (const ast::ExprPtr& target : stmt.targets) assign_target(*target, value, stmt.range);
+}
+
+void Lowerer::lower_ann_assign(const ast::AnnAssign& stmt) {
+  if (!stmt.value) return;  // `x: int` declares nothing at run time
+  assign_target(*stmt.target, emit_sugared(*stmt.value), stmt.range);
+}
+
+void Lowerer::assign_target(const ast::Expr& target, const Sugared& value,
+                            const SourceRange& range) {
+  switch (target.kind) {
+    case ast::ExprKind::Name: {
+      const std::string& name = target.as<ast::Name>().id;
+      // Values are named after the first variable that holds them, as TorchScript
+      // names them; the printer makes names unique.
+      if (value.is_value() && value.value->debug_name().empty() &&
+          value.value->node()->kind() != ir::kind::Param && value.value != true_ &&
+          value.value != false_) {
+        value.value->set_debug_name(name);
+      }
+      env_->set(name, Binding{value, {}, {}});
+      return;
+    }
+    case ast::ExprKind::Tuple:
+    case ast::ExprKind::List: {
+      const auto& elts = target.kind == ast::ExprKind::Tuple ? target.as<ast::TupleExpr>().elts
+                                                             : target.as<ast::ListExpr>().elts;
+      std::vector<Sugared> items = unpack(value, target.range);
+      if (items.size() != elts.size()) {
+        fail(items.size() > elts.size()
+                 ? "ValueError: too many values to unpack (expected " +
+                       std::to_string(elts.size()) + ")"
+                 : "ValueError: not enough values to unpack (expected " +
+                       std::to_string(elts.size()) + ", got " + std::to_string(items.size()) + ")",
+             target.range);
+      }
+      for (size_t i = 0; i < elts.size(); ++i) assign_target(*elts[i], items[i], range);
+      return;
+    }
+    case ast::ExprKind::Subscript:
+      fail("assigning to an item or slice (x[i] = ...) is not supported by the parse route",
+           target.range,
+           "build a new value instead, e.g. with torch.where, torch.cat or a new tuple");
+    case ast::ExprKind::Attribute:
+      fail("assigning to an attribute is not supported by the parse route", target.range,
+           "module attributes are frozen when the module is converted; use a local variable");
+    default:
+      fail("cannot assign to this expression", target.range);
+  }
+}
+
+void Lowerer::lower_aug_assign(const ast::AugAssign& stmt) {
+  if (stmt.target->kind != ast::ExprKind::Name) {
+    fail("augmented assignment to an item or attribute is not supported by the parse route",
+         stmt.target->range, "assign the result to a variable instead");
+  }
+  // `s += x` rebinds s to an out-of-place result. PyTorch updates a tensor in place;
+  // the two differ only when another name aliases the same tensor (documented).
+  ir::Value* current = emit_expr(*stmt.target);
+  ir::Value* rhs = emit_expr(*stmt.value);
+  SourceRange range = SourceRange::span(stmt.target->range, stmt.value->range);
+  ir::Value* result = emit_binop(stmt.op, current, rhs, range);
+  if (result->debug_name().empty()) result->set_debug_name(stmt.target->as<ast::Name>().id);
+  env_->set_value(stmt.target->as<ast::Name>().id, result);
+}
+
+// --------------------------------------------------------------- exits
+
+void Lowerer::bind_flag(const char* name, bool value) {
+  env_->set_value(name, bool_const(value));
+}
+
+void Lowerer::lower_return(const ast::Return& stmt) {
+  if (frames_.empty()) fail("SyntaxError: 'return' outside function", stmt.range);
+  ir::Value* v = stmt.value ? as_value(emit_sugared(*stmt.value), stmt.value->range)
+                            : constant(IValue(), stmt.range);
+  env_->set_value(flag::RetVal, v);
+  bind_flag(flag::Ret, true);
+  bind_flag(flag::Skip, true);
+  if (loop_depth() > 0) bind_flag(flag::Stop, true);
+}
+
+void Lowerer::lower_break(const ast::Stmt& stmt) {
+  if (loop_depth() == 0) {
+    fail("SyntaxError: 'break' outside loop", stmt.range);
+  }
+  bind_flag(flag::Skip, true);
+  bind_flag(flag::Stop, true);
+}
+
+void Lowerer::lower_continue(const ast::Stmt& stmt) {
+  if (loop_depth() == 0) {
+    fail("SyntaxError: 'continue' not properly in loop", stmt.range);
+  }
+  bind_flag(flag::Skip, true);
+}
+
+// ------------------------------------------------------------------ others
+
+void Lowerer::lower_assert(const ast::Assert& stmt) {
+  ir::Value* cond = emit_condition(*stmt.test);
+  ir::Node* n = graph_.insert(ir::kind::If, {cond}, 0, stmt.range);
+  n->add_block();
+  ir::Block* else_block = n->add_block();
+  ir::WithInsertPoint guard(graph_, else_block);
+  ir::Value* msg;
+  if (stmt.msg) {
+    msg = emit_expr(*stmt.msg);
+    if (msg->type().kind != ir::TypeKind::Str) {
+      msg =
+          emit_op("aten::format", {constant(IValue("{}"), stmt.msg->range), msg}, stmt.msg->range);
+    }
+  } else {
+    msg = constant(IValue(""), stmt.range);
+  }
+  ir::Node* raise = graph_.insert(ir::kind::RaiseException, {msg}, 0, stmt.range);
+  raise->set_attr("kind", IValue("AssertionError"));
+}
+
+void Lowerer::lower_expr_stmt(const ast::ExprStmt& stmt) {
+  // A docstring or a bare literal does nothing.
+  if (stmt.value->kind == ast::ExprKind::Str) return;
+  (void)emit_sugared(*stmt.value);
+}
+
+// ------------------------------------------------------------------ functions
+
+Sugared Lowerer::lower_function(const ast::FunctionDef& fn, const std::string& qualname,
+                                std::vector<Sugared> args, const SourceRange& call_range) {
+  for (const Frame& f : frames_) {
+    if (f.fn == &fn) {
+      fail("recursive call to '" + qualname + "' cannot be converted", call_range,
+           "the parse route inlines every call, so recursion never ends; write it as a loop");
+    }
+  }
+  if (static_cast<int>(frames_.size()) >= options_.max_inline_depth) {
+    fail("calls are nested more than " + std::to_string(options_.max_inline_depth) + " deep ('" +
+             qualname + "')",
+         call_range, "the parse route inlines every call; flatten the call chain");
+  }
+  frames_.push_back(Frame{&fn, qualname, 0});
+  Environment root(nullptr);
+  Environment* saved = env_;
+  env_ = &root;
+  for (size_t i = 0; i < fn.params.size() && i < args.size(); ++i) {
+    const Sugared& a = args[i];
+    if (a.is_value() && a.value->debug_name().empty()) a.value->set_debug_name(fn.params[i].name);
+    root.set(fn.params[i].name, Binding{a, {}, {}});
+  }
+  std::function<void()> implicit_return;
+  if (has_return(fn.body)) {
+    // A path that falls off the end returns None, as in Python; merging it with the
+    // other returns reports a function that returns a value only on some paths.
+    implicit_return = [&] {
+      env_->set_value(flag::RetVal, constant(IValue(), fn.range));
+      bind_flag(flag::Ret, true);
+      bind_flag(flag::Skip, true);
+    };
+  }
+  lower_statements(fn.body, implicit_return);
+  Sugared result;
+  if (exit_state(*env_, flag::Ret) == ExitState::Always) {
+    result = env_->lookup(flag::RetVal)->value;
+  } else {
+    result = Sugared::of(constant(IValue(), fn.range));
+  }
+  env_ = saved;
+  frames_.pop_back();
+  return result;
+}
+
+void Lowerer::lower_module_body(const ast::Body& body) {
+  Environment root(nullptr);
+  env_ = &root;
+  lower_body(body);
+  env_ = nullptr;
+}
+
+}  // namespace d2s::convert

@@ -1,0 +1,247 @@
+// The AST → IR lowering (internal to convert/): one function per statement and
+// expression kind, in the style of TorchScript's ir_emitter.cpp, split by job:
+//
+//   lower_stmt.cpp     statement lists, assignments, return/break/continue, assert
+//   lower_if.cpp       `if`, merging two arms' variables into prim::If outputs
+//   lower_loop.cpp     `for` and `while` as prim::Loop, loop-carried variables
+//   exit_transform.cpp guarding what follows a possible break/continue/return
+//   lower_expr.cpp     expressions, operators, conditions (`and`/`or` as prim::If),
+//                      f-strings, tuples and lists
+//   lower_names.cpp    names, globals, builtins, attributes; static values
+//   lower_subscript.cpp  x[i, a:b, None], x.shape[i], tuple and container indexing
+//   lower_call.cpp     builtins, torch functions, tensor methods, user functions, and
+//                      registry ops with overloads chosen by type (schema_match.h)
+//   lower_module.cpp   module instances: attributes, parameters, built-in modules
+//   lower.cpp          the driver: entry, globals, graph inputs, outputs, passes
+//
+// Code is emitted at the graph's insertion point, which WithInsertPoint scopes move
+// into If/Loop blocks; `env_` is the innermost variable scope. The lowering iterates
+// over statements and recurses only into nested blocks, expressions and inlined calls,
+// whose depths are bounded by the parser's nesting limit and max_inline_depth.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "convert/lower.h"
+#include "convert/lower_context.h"
+#include "core/error.h"
+#include "core/ir.h"
+#include "parse/ast.h"
+
+namespace d2s::convert {
+
+// Names visible at the top level of the program: imports, defs, classes and global
+// constants, plus the frozen module's parameters.
+struct Globals {
+  std::shared_ptr<const SourceFile> file;
+  std::unordered_map<std::string, Sugared> names;
+  std::unordered_map<std::string, IValue> constants;  // `N = 4` at the top level
+  std::unordered_map<std::string, const ast::ClassDef*> classes;
+  std::unordered_map<std::string, ir::Value*> parameters;  // state_dict name → graph input
+  bool training = true;
+};
+
+// An argument at a call site, lowered.
+struct CallArg {
+  Sugared value;
+  SourceRange range;
+  const ast::Expr* expr = nullptr;  // for literal-specific handling; may be null
+};
+struct CallArgs {
+  std::vector<CallArg> positional;
+  std::vector<std::pair<std::string, CallArg>> keywords;
+};
+
+class GuardScope;
+
+// The least type holding both (equal dims stay, different ones become unknown);
+// nullopt when the kinds differ.
+std::optional<ir::Type> join_types(const ir::Type& a, const ir::Type& b);
+
+// "did you mean 'x'?" for the closest candidate, or empty.
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);
+
+class Lowerer {
+ public:
+  Lowerer(ir::Graph& graph, Globals& globals, const LowerOptions& options, SourceRange entry_range);
+
+  // Lowers `fn`'s body with its parameters bound to `args` (self first for methods)
+  // and returns what it returns (None when it returns nothing). Used for the entry and
+  // for every inlined call.
+  Sugared lower_function(const ast::FunctionDef& fn, const std::string& qualname,
+                         std::vector<Sugared> args, const SourceRange& call_range);
+  // Lowers top-level statements (the `<module>` entry).
+  void lower_module_body(const ast::Body& body);
+
+  // ----------------------------------------------------------- statements
+  void lower_body(const ast::Body& body);
+  // A statement list; `at_end` runs at its end when that is reachable (inside the
+  // innermost exit guard), before the guards close.
+  void lower_statements(const ast::Body& body, const std::function<void()>& at_end);
+  void lower_stmt(const ast::Stmt& stmt, GuardScope& guards);
+  void lower_assign(const ast::Assign& stmt);
+  void lower_aug_assign(const ast::AugAssign& stmt);
+  void lower_ann_assign(const ast::AnnAssign& stmt);
+  void assign_target(const ast::Expr& target, const Sugared& value, const SourceRange& range);
+  void lower_return(const ast::Return& stmt);
+  void lower_break(const ast::Stmt& stmt);
+  void lower_continue(const ast::Stmt& stmt);
+  void lower_assert(const ast::Assert& stmt);
+  void lower_expr_stmt(const ast::ExprStmt& stmt);
+  void lower_if(const ast::If& stmt, GuardScope& guards);
+  void lower_for(const ast::For& stmt);
+  void lower_for_range(const ast::For& stmt, const ast::Call& call);
+  void lower_unrolled(const ast::For& stmt, const std::vector<Sugared>& items);
+  void lower_while(const ast::While& stmt);
+  // A prim::Loop over `body`; `bind_target` binds the loop variable from the trip
+  // index; `recompute_cond` (while loops) evaluates the test again after the body.
+  void emit_loop(const ast::Stmt& stmt, const ast::Body& body, ir::Value* max_trips,
+                 ir::Value* init_cond, const ast::Expr* target,
+                 const std::function<void(ir::Value*)>& bind_target,
+                 const std::function<ir::Value*()>& recompute_cond);
+
+  // Merges the arms of `if_node` (then_env, else_env, both children of env_) into env_:
+  // variables assigned in either arm become If outputs (lower_if.cpp).
+  void merge_arms(ir::Node* if_node, Environment& then_env, Environment& else_env,
+                  const SourceRange& range);
+
+  // ----------------------------------------------------------- expressions
+  ir::Value* emit_expr(const ast::Expr& expr);
+  Sugared emit_sugared(const ast::Expr& expr);
+  // A Python truth value as a bool value (aten::Bool for tensors and numbers).
+  ir::Value* emit_condition(const ast::Expr& expr);
+  ir::Value* to_bool(ir::Value* v, const SourceRange& range);
+  ir::Value* emit_not(ir::Value* cond, const SourceRange& range);
+  // `a and b and c` (or `or`): nested prim::If, one per operand but the last.
+  ir::Value* emit_short_circuit(const std::vector<std::function<ir::Value*()>>& terms, bool is_and,
+                                const SourceRange& range);
+  // `c ? x : y`-style value Ifs: each arm callback returns the arm's value.
+  template <typename ThenFn, typename ElseFn>
+  ir::Value* emit_if_value(ir::Value* cond, const SourceRange& range, ThenFn then_fn,
+                           ElseFn else_fn);
+  Sugared emit_subscript(const ast::Subscript& expr);
+  ir::Value* index_sequence(ir::Value* v, const ast::Subscript& expr);
+  ir::Value* index_tensor(ir::Value* v, const ast::Subscript& expr);
+  ir::Value* emit_binop(ast::BinOpKind op, ir::Value* lhs, ir::Value* rhs,
+                        const SourceRange& range);
+  ir::Value* emit_unary(ast::UnaryOpKind op, ir::Value* v, const SourceRange& range);
+  ir::Value* emit_compare(ast::CmpOpKind op, ir::Value* lhs, ir::Value* rhs,
+                          const SourceRange& range);
+  ir::Value* emit_fstring(const ast::FString& expr);
+  ir::Value* constant(const IValue& v, const SourceRange& range);
+  ir::Value* as_value(const Sugared& s, const SourceRange& range);
+  Sugared lookup_name(const std::string& name, const SourceRange& range);
+  Sugared emit_attribute(const Sugared& base, const std::string& attr, const SourceRange& range);
+  Sugared value_attribute(ir::Value* v, const std::string& attr, const SourceRange& range);
+  // The value of `v` if it is known at conversion time (a constant, or pure scalar
+  // code on constants), without changing the graph.
+  std::optional<IValue> static_value(ir::Value* v, int depth = 0);
+
+  // ----------------------------------------------------------- calls
+  Sugared emit_call(const ast::Call& call);
+  CallArgs emit_args(const ast::Call& call);
+  Sugared call_sugared(const Sugared& callee, CallArgs args, const SourceRange& range);
+  Sugared call_builtin(const std::string& qualname, CallArgs& args, const SourceRange& range);
+  Sugared call_method(ir::Value* self, const std::string& name, CallArgs& args,
+                      const SourceRange& range);
+  Sugared call_user_function(const ast::FunctionDef& fn, const std::string& qualname,
+                             std::optional<Sugared> self, CallArgs& args, const SourceRange& range);
+  // Emits the registry op `base_name` (e.g. "aten::add") with overload resolution by
+  // argument types; returns its result (a tuple value for several results).
+  ir::Value* emit_op(const std::string& base_name, const std::vector<CallArg>& positional,
+                     const std::vector<std::pair<std::string, CallArg>>& keywords,
+                     const SourceRange& range);
+  ir::Value* emit_op(const std::string& base_name, const std::vector<ir::Value*>& positional,
+                     const SourceRange& range);
+
+  // ----------------------------------------------------------- modules
+  Sugared module_attribute(const Sugared& module, const std::string& attr,
+                           const SourceRange& range);
+  Sugared call_module(const Sugared& module, CallArgs& args, const SourceRange& range);
+  // The children of a Sequential / ModuleList, for unrolled iteration and indexing.
+  std::vector<Sugared> module_children(const Sugared& module, const SourceRange& range);
+  const ast::FunctionDef* find_method(const std::string& class_name,
+                                      const std::string& method) const;
+
+  // ----------------------------------------------------------- helpers
+  ir::Graph& graph() { return graph_; }
+  Environment* env() { return env_; }
+  void set_env(Environment* e) { env_ = e; }
+  // The shared `True` / `False` constants (at the top of the graph).
+  ir::Value* bool_const(bool value);
+  ir::Value* uninitialized(const ir::Type& type, const SourceRange& range);
+  // Tuple items of a tuple value: the TupleConstruct's inputs when it made the value,
+  // else a prim::TupleUnpack.
+  std::vector<ir::Value*> tuple_items(ir::Value* tuple, const SourceRange& range);
+  std::vector<Sugared> unpack(const Sugared& value, const SourceRange& range);
+  ir::Value* make_tuple(const std::vector<ir::Value*>& items, const SourceRange& range);
+  ir::Value* make_list(const std::vector<ir::Value*>& items, const SourceRange& range);
+  [[noreturn]] void fail(const std::string& message, const SourceRange& range,
+                         const std::string& hint = {}) const;
+  // The source text of a range (one line), for messages.
+  std::string text_of(const SourceRange& range) const;
+  const LowerOptions& options() const { return options_; }
+  Globals& globals() { return globals_; }
+
+ private:
+  void bind_flag(const char* name, bool value);
+  // Loops enclosing the statement being lowered, in the current function.
+  int& loop_depth() { return frames_.empty() ? module_loop_depth_ : frames_.back().loop_depth; }
+
+  ir::Graph& graph_;
+  Globals& globals_;
+  const LowerOptions& options_;
+  SourceRange entry_range_;
+  Environment* env_ = nullptr;
+  ir::Value* true_ = nullptr;
+  ir::Value* false_ = nullptr;
+  // The inlining stack: the function being lowered last.
+  struct Frame {
+    const ast::FunctionDef* fn;
+    std::string name;
+    int loop_depth = 0;
+  };
+  std::vector<Frame> frames_;
+  int module_loop_depth_ = 0;
+};
+
+template <typename ThenFn, typename ElseFn>
+ir::Value* Lowerer::emit_if_value(ir::Value* cond, const SourceRange& range, ThenFn then_fn,
+                                  ElseFn else_fn) {
+  if (auto c = constant_bool(cond)) return *c ? then_fn() : else_fn();
+  ir::Node* n = graph_.insert(ir::kind::If, {cond}, 1, range);
+  ir::Block* then_block = n->add_block();
+  ir::Block* else_block = n->add_block();
+  ir::Value* a;
+  ir::Value* b;
+  {
+    ir::WithInsertPoint guard(graph_, then_block);
+    a = then_fn();
+    then_block->register_output(a);
+  }
+  {
+    ir::WithInsertPoint guard(graph_, else_block);
+    b = else_fn();
+    else_block->register_output(b);
+  }
+  auto t = join_types(a->type(), b->type());
+  if (!t) {
+    fail("the two branches give values of different types: " + a->type().str() + " and " +
+             b->type().str(),
+         range, "both sides of `a if c else b` need one type; convert one (e.g. float(x))");
+  }
+  n->output()->set_type(*t);
+  return n->output();
+}
+
+// Collects every name a statement list assigns (targets, for-loop targets,
+// augmented assignments), nested blocks included, in first-assignment order.
+std::vector<std::string> assigned_names(const ast::Body& body);
+
+}  // namespace d2s::convert

@@ -1,0 +1,285 @@
+// Constant folding: see passes.h.
+#include <functional>
+
+#include "convert/lower_context.h"
+#include "convert/passes.h"
+#include "core/error.h"
+#include "core/op_registry.h"
+
+#ifndef NDEBUG
+#include "core/ir_verify.h"
+#endif
+
+namespace d2s::convert {
+
+namespace {
+
+// The node's overload when it names one; otherwise the registry's binding decides.
+const OpDef* op_of(const ir::Node& n) {
+  if (n.overload().empty()) return nullptr;
+  return OpRegistry::builtin().find_qualified(n.kind() + "." + n.overload());
+}
+
+bool is_tensor_free(const IValue& v) {
+  if (v.is_tensor() || v.is_object()) return false;
+  if (v.is_tuple() || v.is_list()) {
+    for (const IValue& item : v.items()) {
+      if (!is_tensor_free(item)) return false;
+    }
+  }
+  return true;
+}
+
+// Replaces every use of `v` by a new constant `value` placed before `before`.
+void replace_with_constant(ir::Graph& g, ir::Value* v, const IValue& value, ir::Node* before,
+                           const SourceRange& range) {
+  ir::WithInsertPoint guard(g, before);
+  ir::Value* c = g.insert_constant(value, range);
+  if (!v->debug_name().empty()) c->set_debug_name(v->debug_name());
+  v->replace_all_uses_with(c);
+}
+
+// prim::If on a constant: the taken arm's nodes move before the If, its results
+// replace the If's.
+bool fold_if(ir::Graph& g, ir::Node* n) {
+  ir::IfView view(n);
+  if (auto c = constant_bool(view.cond())) {
+    ir::Block* taken = *c ? view.then_block() : view.else_block();
+    for (ir::Node* inner : taken->nodes()) inner->move_before(n);
+    for (size_t i = 0; i < n->outputs().size(); ++i) {
+      n->output(i)->replace_all_uses_with(taken->outputs()[i]);
+    }
+    n->destroy();
+    return true;
+  }
+  // Outputs both arms agree on: the same outer value, or equal constants.
+  bool changed = false;
+  for (size_t i = 0; i < n->outputs().size(); ++i) {
+    ir::Value* out = n->output(i);
+    if (!out->has_uses()) continue;
+    ir::Value* a = view.then_block()->outputs()[i];
+    ir::Value* b = view.else_block()->outputs()[i];
+    if (a == b) {  // one value returned by both arms is defined outside the If
+      out->replace_all_uses_with(a);
+      changed = true;
+      continue;
+    }
+    // Two outputs returning the same pair of values (e.g. the flags of a `return`
+    // inside a loop, which sets $ret and $stop alike) are one output.
+    bool merged = false;
+    for (size_t j = 0; j < i && !merged; ++j) {
+      if (view.then_block()->outputs()[j] == a && view.else_block()->outputs()[j] == b) {
+        out->replace_all_uses_with(n->output(j));
+        merged = changed = true;
+      }
+    }
+    if (merged) continue;
+    // `c ? True : False` is c itself; `c ? False : True` is `not c`.
+    auto ba = constant_bool(a), bb = constant_bool(b);
+    if (ba && bb && *ba != *bb) {
+      ir::Value* cond = view.cond();
+      if (!*ba) {
+        ir::WithInsertPoint guard(g, n);
+        ir::Node* neg = g.insert("aten::__not__", {cond}, 1, n->range());
+        neg->output()->set_type(ir::Type::of_bool());
+        cond = neg->output();
+      }
+      out->replace_all_uses_with(cond);
+      changed = true;
+      continue;
+    }
+    auto ca = constant_value(a), cb = constant_value(b);
+    if (ca && cb && !ca->is_tensor() && !cb->is_tensor() && ca->type_name() == cb->type_name() &&
+        ca->repr() == cb->repr()) {
+      replace_with_constant(g, out, *ca, n, a->node()->range());
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+// prim::Loop that never starts (constant false condition, or no trips): its outputs
+// are its initial carried values.
+bool fold_loop(ir::Node* n) {
+  ir::LoopView view(n);
+  auto cond = constant_bool(view.initial_cond());
+  auto trips = constant_value(view.max_trip_count());
+  bool never = (cond && !*cond) || (trips && trips->is_int() && trips->to_int() <= 0);
+  if (!never) return false;
+  std::vector<ir::Value*> init = view.carried_inputs();
+  for (size_t i = 0; i < n->outputs().size(); ++i) n->output(i)->replace_all_uses_with(init[i]);
+  n->destroy();
+  return true;
+}
+
+bool fold_op(ir::Graph& g, ir::Node* n) {
+  std::vector<IValue> inputs;
+  for (ir::Value* v : n->inputs()) {
+    auto c = constant_value(v);
+    if (!c) return false;
+    inputs.push_back(*c);
+  }
+  auto outs = evaluate_node(*n, inputs);
+  if (!outs) return false;
+  for (size_t i = 0; i < n->outputs().size(); ++i) {
+    replace_with_constant(g, n->output(i), (*outs)[i], n, n->range());
+  }
+  n->destroy();
+  return true;
+}
+
+// Tuples taken apart where they were built: TupleUnpack / TupleIndex of a
+// TupleConstruct read its inputs directly.
+bool fold_tuple(ir::Node* n) {
+  ir::Node* producer = n->input(0)->node();
+  if (producer->kind() != ir::kind::TupleConstruct) return false;
+  if (n->kind() == ir::kind::TupleUnpack) {
+    if (producer->inputs().size() != n->outputs().size()) return false;
+    for (size_t i = 0; i < n->outputs().size(); ++i) {
+      n->output(i)->replace_all_uses_with(producer->input(i));
+    }
+  } else {
+    std::optional<IValue> idx = n->inputs().size() > 1 ? constant_value(n->input(1)) : std::nullopt;
+    if (!idx && n->attr("index")) idx = *n->attr("index");
+    if (!idx || !idx->is_int()) return false;
+    int64_t size = static_cast<int64_t>(producer->inputs().size());
+    int64_t i = idx->to_int() < 0 ? idx->to_int() + size : idx->to_int();
+    if (i < 0 || i >= size) return false;
+    n->output()->replace_all_uses_with(producer->input(static_cast<size_t>(i)));
+  }
+  n->destroy();
+  return true;
+}
+
+bool fold_once(ir::Graph& g) {
+  bool changed = false;
+  // Post-order: a node's blocks are folded before the node, and folding a node only
+  // removes it and its own (already visited) blocks, so the list stays valid.
+  for (ir::Node* n : post_order(g.block())) {
+    if (n->kind() == ir::kind::If) {
+      changed |= fold_if(g, n);
+    } else if (n->kind() == ir::kind::Loop) {
+      changed |= fold_loop(n);
+    } else if (n->kind() == ir::kind::TupleUnpack || n->kind() == ir::kind::TupleIndex) {
+      changed |= fold_tuple(n);
+    } else if (n->blocks().empty() && !n->outputs().empty() && n->kind() != ir::kind::Constant) {
+      changed |= fold_op(g, n);
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+std::vector<ir::Node*> post_order(const ir::Block* block, bool reverse) {
+  // An explicit stack of (node, children done) pairs: no recursion along nesting.
+  std::vector<ir::Node*> out;
+  std::vector<std::pair<ir::Node*, bool>> stack;
+  auto push_block = [&](const ir::Block* b) {
+    std::vector<ir::Node*> nodes;
+    for (ir::Node* n : b->nodes()) nodes.push_back(n);
+    // The stack pops last-pushed first.
+    if (reverse) {
+      for (ir::Node* n : nodes) stack.emplace_back(n, false);
+    } else {
+      for (size_t i = nodes.size(); i-- > 0;) stack.emplace_back(nodes[i], false);
+    }
+  };
+  push_block(block);
+  while (!stack.empty()) {
+    auto [n, done] = stack.back();
+    stack.pop_back();
+    if (done) {
+      out.push_back(n);
+      continue;
+    }
+    stack.emplace_back(n, true);
+    const auto& blocks = n->blocks();
+    // Blocks pushed so that the first block's nodes come out first (or last, reversed).
+    if (reverse) {
+      for (const ir::Block* b : blocks) push_block(b);
+    } else {
+      for (size_t i = blocks.size(); i-- > 0;) push_block(blocks[i]);
+    }
+  }
+  return out;
+}
+
+std::optional<std::vector<IValue>> evaluate_node(const ir::Node& n,
+                                                 const std::vector<IValue>& inputs) {
+  const OpRegistry& reg = OpRegistry::builtin();
+  if (reg.overloads(n.kind()).empty()) return std::nullopt;  // prim:: structure, unknown ops
+  IValue result;
+  try {
+    OpContext ctx;  // no generator: a random op could not run (and is excluded below)
+    const OpDef* def = op_of(n);
+    if (def) {
+      if (def->is_random) return std::nullopt;
+      // The node's inputs in schema order; trailing defaults are filled in, as the
+      // executor does.
+      ValueList args(inputs.begin(), inputs.end());
+      const auto& params = def->schema.arguments;
+      for (size_t i = args.size(); i < params.size(); ++i) {
+        if (!params[i].default_value) return std::nullopt;
+        args.push_back(*params[i].default_value);
+      }
+      result = def->kernel(ctx, args);
+    } else {
+      OpRegistry::Bound bound =
+          reg.bind(n.kind(), ValueList(inputs.begin(), inputs.end()), {}, n.range());
+      if (bound.op->is_random) return std::nullopt;
+      result = bound.op->kernel(ctx, bound.args);
+    }
+  } catch (const Error&) {
+    return std::nullopt;  // the error belongs to run time
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  std::vector<IValue> outs;
+  if (n.outputs().size() == 1) {
+    outs.push_back(result);
+  } else if (result.is_tuple() && result.tuple_items().size() == n.outputs().size()) {
+    outs = result.tuple_items();
+  } else {
+    return std::nullopt;
+  }
+  for (const IValue& v : outs) {
+    if (!is_tensor_free(v)) return std::nullopt;
+  }
+  return outs;
+}
+
+bool constant_fold(ir::Graph& graph) {
+  bool changed = false;
+  // Folding one node can make another foldable (an If's inlined arm): repeat until
+  // nothing changes. Each round removes at least one node, so this ends.
+  while (fold_once(graph)) changed = true;
+  return changed;
+}
+
+void run_default_passes(ir::Graph& graph) {
+  auto run = [&](const char* name, const std::function<bool(ir::Graph&)>& pass) {
+    bool changed = pass(graph);
+#ifndef NDEBUG
+    try {
+      ir::verify(graph);
+    } catch (const Error& e) {
+      throw Error(std::string("internal error: the graph is malformed after the ") + name +
+                      " pass: " + e.message(),
+                  e.range(), e.hint());
+    }
+#else
+    (void)name;
+#endif
+    return changed;
+  };
+  run("lowering", [](ir::Graph&) { return false; });
+  for (int round = 0; round < 20; ++round) {
+    bool changed = run("constant-folding", constant_fold);
+    changed |= run("dead-code elimination", eliminate_dead_code);
+    if (!changed) break;
+  }
+  run("shape inference", infer_shapes);
+}
+
+}  // namespace d2s::convert

@@ -1,0 +1,172 @@
+// Dead-code elimination: see passes.h for what is kept and why.
+#include <unordered_set>
+
+#include "convert/passes.h"
+#include "core/op_registry.h"
+
+namespace d2s::convert {
+
+namespace {
+
+bool is_random_op(const ir::Node& n) {
+  const OpRegistry& reg = OpRegistry::builtin();
+  if (!n.overload().empty()) {
+    if (const OpDef* def = reg.find_qualified(n.kind() + "." + n.overload())) return def->is_random;
+  }
+  // Without a recorded overload, any random overload of the name counts.
+  for (const OpDef& def : reg.overloads(n.kind())) {
+    if (def.is_random) return true;
+  }
+  return false;
+}
+
+// An If output nobody reads: dropped from the If and from both arms' returns.
+bool drop_if_outputs(ir::Node* n) {
+  bool changed = false;
+  for (size_t i = n->outputs().size(); i-- > 0;) {
+    if (n->output(i)->has_uses()) continue;
+    for (ir::Block* b : n->blocks()) b->return_node()->remove_input(i);
+    n->erase_output(i);
+    changed = true;
+  }
+  return changed;
+}
+
+// Whether what flows from `param` (carried slot `slot` of `loop`) reaches anything but
+// its own slot of the body's return: another slot, the condition, a side effect, the
+// control of an If or a nested loop. Follows values forward through pure nodes and
+// block returns, with a worklist.
+bool carried_escapes(ir::Node* loop, ir::Value* param, size_t slot) {
+  ir::Block* body = loop->blocks().at(0);
+  std::vector<ir::Value*> work{param};
+  std::unordered_set<ir::Value*> seen{param};
+  auto push = [&](ir::Value* v) {
+    if (seen.insert(v).second) work.push_back(v);
+  };
+  while (!work.empty()) {
+    ir::Value* v = work.back();
+    work.pop_back();
+    for (const ir::Use& u : v->uses()) {
+      ir::Node* user = u.user;
+      if (user == body->return_node()) {
+        if (u.offset != slot) return true;
+        continue;
+      }
+      if (user->kind() == ir::kind::Return) {
+        // A nested block's result: an If output, or a nested loop's carried value.
+        ir::Node* owner = user->owning_block()->owning_node();
+        if (owner->kind() == ir::kind::If) {
+          push(owner->output(u.offset));
+        } else if (owner->kind() == ir::kind::Loop && u.offset > 0) {
+          push(owner->output(u.offset - 1));
+          push(owner->blocks()[0]->inputs()[u.offset]);
+        } else {
+          return true;
+        }
+        continue;
+      }
+      if (has_side_effects(*user)) return true;
+      if (user->kind() == ir::kind::If) return true;  // decides which arm runs
+      if (user->kind() == ir::kind::Loop) {
+        if (u.offset < 2) return true;  // trip count or condition
+        push(user->output(u.offset - 2));
+        push(user->blocks()[0]->inputs()[u.offset - 1]);
+        continue;
+      }
+      for (ir::Value* out : user->outputs()) push(out);
+    }
+  }
+  return false;
+}
+
+// A carried value nobody reads after the loop: if the body reads it only to compute
+// its next value, it is dropped (first the body passes it on unchanged, so that what
+// computed it dies; then the slot goes from the inputs, the body and the outputs).
+bool drop_loop_carried(ir::Node* n) {
+  bool changed = false;
+  ir::Block* body = n->blocks().at(0);
+  for (size_t i = n->outputs().size(); i-- > 0;) {
+    if (n->output(i)->has_uses()) continue;
+    ir::Value* param = body->inputs().at(i + 1);
+    bool only_passed_on = true;
+    for (const ir::Use& u : param->uses()) {
+      if (u.user != body->return_node() || u.offset != i + 1) only_passed_on = false;
+    }
+    if (!only_passed_on) {
+      if (body->outputs()[i + 1] != param && !carried_escapes(n, param, i + 1)) {
+        body->return_node()->replace_input(i + 1, param);
+        changed = true;
+      }
+      continue;
+    }
+    body->return_node()->remove_input(i + 1);
+    body->param_node()->erase_output(i + 1);
+    n->remove_input(i + 2);
+    n->erase_output(i);
+    changed = true;
+  }
+  return changed;
+}
+
+// A node's own effect, without looking into its blocks.
+bool own_side_effects(const ir::Node& n) {
+  const std::string& k = n.kind();
+  if (k == ir::kind::Print || k == ir::kind::RaiseException || k == ir::kind::Guard) return true;
+  if (k == ir::kind::If || k == ir::kind::Loop || k == ir::kind::Constant ||
+      k == ir::kind::TupleConstruct || k == ir::kind::TupleUnpack || k == ir::kind::TupleIndex ||
+      k == ir::kind::ListConstruct || k == ir::kind::ListUnpack || k == ir::kind::Uninitialized) {
+    return false;
+  }
+  // Registry ops are pure except the random ones; an unknown kind is kept.
+  if (OpRegistry::builtin().overloads(k).empty()) return true;
+  return is_random_op(n);
+}
+
+bool sweep(ir::Graph& graph) {
+  bool changed = false;
+  // Last node first within each block, a node after its blocks: a chain of dead nodes
+  // goes in one sweep, and an If or Loop is judged after its arms were cleaned. Whether
+  // a subtree has effects is accumulated bottom-up, so the sweep is linear.
+  std::unordered_set<const ir::Node*> effectful;
+  for (ir::Node* n : post_order(graph.block(), /*reverse=*/true)) {
+    bool effects = own_side_effects(*n);
+    for (const ir::Block* b : n->blocks()) {
+      for (const ir::Node* inner : b->nodes()) effects |= effectful.count(inner) > 0;
+    }
+    if (n->kind() == ir::kind::If) changed |= drop_if_outputs(n);
+    if (n->kind() == ir::kind::Loop) changed |= drop_loop_carried(n);
+    bool used = false;
+    for (const ir::Value* v : n->outputs()) used |= v->has_uses();
+    if (!used && !effects) {
+      n->destroy();
+      changed = true;
+    } else if (effects) {
+      effectful.insert(n);
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+bool has_side_effects(const ir::Node& n) {
+  std::vector<const ir::Node*> stack{&n};
+  while (!stack.empty()) {
+    const ir::Node* cur = stack.back();
+    stack.pop_back();
+    if (own_side_effects(*cur)) return true;
+    for (const ir::Block* b : cur->blocks()) {
+      for (const ir::Node* inner : b->nodes()) stack.push_back(inner);
+    }
+  }
+  return false;
+}
+
+bool eliminate_dead_code(ir::Graph& graph) {
+  bool changed = false;
+  // Dropping a carried value can free what computed it in the body: repeat.
+  while (sweep(graph)) changed = true;
+  return changed;
+}
+
+}  // namespace d2s::convert

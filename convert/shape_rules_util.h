@@ -1,0 +1,238 @@
+// Internal to the shape rules (shape_rules*.cpp): reading a node's arguments, dtype
+// promotion, and products of symbolic dims.
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "convert/lower_context.h"
+#include "core/ir.h"
+#include "core/op_registry.h"
+
+namespace d2s::convert::shape_detail {
+
+using ir::Dim;
+using ir::Type;
+using ir::TypeKind;
+using Dims = std::vector<Dim>;
+
+inline bool in(const std::string& s, std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (s == n) return true;
+  }
+  return false;
+}
+
+inline std::optional<DType> dtype_of(const Type& t) {
+  switch (t.kind) {
+    case TypeKind::Tensor:
+      return t.dtype;
+    case TypeKind::Int:
+      return DType::Int64;
+    case TypeKind::Float:
+      return DType::Float32;
+    case TypeKind::Bool:
+      return DType::Bool;
+    default:
+      return std::nullopt;
+  }
+}
+
+inline int rank(DType d) {
+  return d == DType::Bool ? 0 : d == DType::Int64 ? 1 : 2;
+}
+
+// PyTorch's promotion over d2s's dtypes: the highest category wins (a Python number
+// counts by its category, see core/broadcast.h).
+inline std::optional<DType> promote(const std::vector<Type>& operands) {
+  std::optional<DType> out;
+  for (const Type& t : operands) {
+    auto d = dtype_of(t);
+    if (!d) return std::nullopt;
+    if (!out || rank(*d) > rank(*out)) out = d;
+  }
+  return out;
+}
+
+// Reads a node's arguments: constants, the schema's defaults for omitted trailing
+// arguments, and int lists as dims (sizes from aten::size keep their symbols).
+class Args {
+ public:
+  explicit Args(const ir::Node& n) : n_(n) {
+    const OpRegistry& reg = OpRegistry::builtin();
+    if (!n.overload().empty()) def_ = reg.find_qualified(n.kind() + "." + n.overload());
+    if (!def_) {
+      const auto& defs = reg.overloads(n.kind());
+      if (!defs.empty() && n.overload().empty()) def_ = reg.find_qualified(n.kind() + ".");
+    }
+  }
+  const OpDef* def() const { return def_; }
+  size_t size() const { return n_.inputs().size(); }
+  // The index of the schema argument called `name`, or npos.
+  size_t index(const char* name) const {
+    if (!def_) return std::string::npos;
+    const auto& a = def_->schema.arguments;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].name == name) return i;
+    }
+    return std::string::npos;
+  }
+  const Type& type(size_t i) const {
+    static const Type kAny;
+    return i < n_.inputs().size() ? n_.input(i)->type() : kAny;
+  }
+  const Dims* shape(size_t i) const {
+    const Type& t = type(i);
+    return t.is_tensor() && t.shape ? &*t.shape : nullptr;
+  }
+  std::optional<IValue> value(size_t i) const {
+    if (i < n_.inputs().size()) return constant_value(n_.input(i));
+    if (def_ && i < def_->schema.arguments.size()) return def_->schema.arguments[i].default_value;
+    return std::nullopt;
+  }
+  std::optional<int64_t> int_at(size_t i) const {
+    auto v = value(i);
+    if (!v || !(v->is_int() || v->is_bool())) return std::nullopt;
+    return v->to_int();
+  }
+  std::optional<bool> bool_at(size_t i) const {
+    auto v = value(i);
+    if (!v || !v->is_bool()) return std::nullopt;
+    return v->to_bool();
+  }
+  bool is_none(size_t i) const {
+    auto v = value(i);
+    return v && v->is_none();
+  }
+  // An int[] (or one int) argument as dims; nullopt when its length is unknown. With
+  // `minus_one`, entries that are the constant -1 (view's "infer this one") are marked.
+  std::optional<Dims> dims_at(size_t i, std::vector<bool>* minus_one = nullptr) const {
+    if (i >= n_.inputs().size()) {
+      auto v = value(i);
+      if (!v) return std::nullopt;
+      return dims_of_constant(*v, minus_one);
+    }
+    ir::Value* v = n_.input(i);
+    if (v->node()->kind() == ir::kind::ListConstruct ||
+        v->node()->kind() == ir::kind::TupleConstruct) {
+      Dims out;
+      for (ir::Value* item : v->node()->inputs()) {
+        auto c = constant_value(item);
+        if (minus_one) minus_one->push_back(c && c->is_int() && c->to_int() == -1);
+        out.push_back(dim_of_value(item));
+      }
+      return out;
+    }
+    if (auto c = constant_value(v)) return dims_of_constant(*c, minus_one);
+    if (v->node()->kind() == "aten::size" && v->node()->inputs().size() == 1) {
+      // x.shape passed on whole: x's dims.
+      const Type& t = v->node()->input(0)->type();
+      if (t.shape) return *t.shape;
+    }
+    return std::nullopt;
+  }
+  std::optional<DType> dtype_arg() const {
+    size_t i = index("dtype");
+    if (i == std::string::npos) return std::nullopt;
+    auto code = int_at(i);
+    DType d;
+    if (code && dtype_from_scalar_type(*code, &d)) return d;
+    return std::nullopt;
+  }
+
+  // The size a value stands for: a constant, or aten::size(t, k) of a known dim.
+  static Dim dim_of_value(ir::Value* v) {
+    if (auto c = constant_value(v); c && c->is_int() && c->to_int() >= 0) {
+      return Dim::known(c->to_int());
+    }
+    ir::Node* p = v->node();
+    if (p->kind() == "aten::size" && p->inputs().size() == 2) {
+      auto k = constant_value(p->input(1));
+      const Type& t = p->input(0)->type();
+      if (k && k->is_int() && t.shape) {
+        int64_t r = static_cast<int64_t>(t.shape->size());
+        int64_t d = k->to_int() < 0 ? k->to_int() + r : k->to_int();
+        if (d >= 0 && d < r) return (*t.shape)[static_cast<size_t>(d)];
+      }
+    }
+    return Dim{};
+  }
+
+ private:
+  static std::optional<Dims> dims_of_constant(const IValue& v, std::vector<bool>* minus_one) {
+    ValueList items;
+    if (v.is_int())
+      items.push_back(v);
+    else if (v.is_list() || v.is_tuple())
+      items = v.items();
+    else
+      return std::nullopt;
+    Dims out;
+    for (const IValue& item : items) {
+      if (minus_one) minus_one->push_back(item.is_int() && item.to_int() == -1);
+      out.push_back(item.is_int() && item.to_int() >= 0 ? Dim::known(item.to_int()) : Dim{});
+    }
+    return out;
+  }
+  const ir::Node& n_;
+  const OpDef* def_ = nullptr;
+};
+
+inline std::optional<size_t> wrap(int64_t d, size_t rank) {
+  int64_t r = static_cast<int64_t>(rank);
+  if (d < 0) d += r;
+  if (d < 0 || d >= r) return std::nullopt;
+  return static_cast<size_t>(d);
+}
+
+inline bool set_type(ir::Value* v, const Type& t) {
+  if (v->type() == t) return false;
+  v->set_type(t);
+  return true;
+}
+
+inline Type tensor(std::optional<DType> d, std::optional<Dims> shape) {
+  return Type::tensor(d, std::move(shape));
+}
+
+// ---------------------------------------------------------------- symbolic numel
+
+// A product of dims: a known factor times symbols; `unknown` when a dim is unknown.
+struct Product {
+  int64_t known = 1;
+  std::multiset<std::string> symbols;
+  bool unknown = false;
+  void times(const Dim& d) {
+    if (d.is_known())
+      known *= d.size;
+    else if (!d.symbol.empty())
+      symbols.insert(d.symbol);
+    else
+      unknown = true;
+  }
+};
+
+// numel(input) / product(others) as one dim, when it can be told exactly.
+inline Dim quotient(const Product& all, const Product& part) {
+  if (all.unknown || part.unknown || part.known == 0 || all.known % part.known != 0) return Dim{};
+  std::multiset<std::string> rest = all.symbols;
+  for (const std::string& s : part.symbols) {
+    auto it = rest.find(s);
+    if (it == rest.end()) return Dim{};
+    rest.erase(it);
+  }
+  int64_t k = all.known / part.known;
+  if (rest.empty()) return Dim::known(k);
+  if (rest.size() == 1 && k == 1) return Dim::symbolic(*rest.begin());
+  return Dim{};
+}
+
+// The rules of shape_rules_layout.cpp: the result type of a shape-manipulating or
+// creating op `k` (base name without "aten::"), or nullopt when `k` is not one.
+std::optional<Type> layout_rule(const std::string& k, const Args& a, const ir::Node& n);
+std::optional<Type> creation_rule(const std::string& k, const Args& a, const ir::Node& n);
+
+}  // namespace d2s::convert::shape_detail
