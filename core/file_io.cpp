@@ -75,9 +75,12 @@ void write_file_atomic(const std::string& path, std::string_view contents) {
   int fd = -1;
   std::string tmp;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    tmp = (dir / ("." + target.filename().string() + ".d2s-tmp." + std::to_string(::getpid()) +
-                  "." + std::to_string(counter++)))
-              .string();
+    // Built by append: GCC 12 warns falsely (-Wrestrict) on `"." + std::string&&`.
+    std::string name = ".";
+    name += target.filename().string();
+    name += ".d2s-tmp." + std::to_string(::getpid());
+    name += "." + std::to_string(counter++);
+    tmp = (dir / name).string();
     fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0 && errno != EEXIST) fail(path, std::strerror(errno));
   }
