@@ -219,7 +219,7 @@ void Lowerer::emit_loop(const ast::Stmt& stmt, const ast::Body& body, ir::Value*
     bind_target(index);
     lower_body(body);
     // The continue condition: stop after break/return, else the loop's own test.
-    ir::Value* cond;
+    ir::Value* cond = nullptr;  // every ExitState case below sets it
     switch (exit_state(body_env, flag::Stop)) {
       case ExitState::Always:
         cond = bool_const(false);
