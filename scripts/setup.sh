@@ -10,7 +10,7 @@ D2S_BUILD="${D2S_BUILD:-$D2S_ROOT/build}"
 # and PyTorch for the live parity tests (it serves /usr/bin/python3).
 D2S_PACKAGES=(
   cmake ninja-build g++ pkg-config
-  libeigen3-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev
+  libeigen3-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev libgraphviz-dev
   python3 python3-torch python3-yaml python3-numpy
 )
 
