@@ -2,9 +2,12 @@
 //          [--weights W.yaml] [--format text|json] [-o OUT]
 //
 // Converts by both routes and reports what tracing lost (contract §4, the diff
-// report). Exits 0 whenever it produced a report. Not implemented yet: it comes
-// with the trace-vs-parse diff.
-#include "cli/commands.h"
+// report; docs/diff.md). Exits 0 whenever it produced a report: `d2s check` is the
+// gate that fails.
+#include <iostream>
+
+#include "cli/diff_common.h"
+#include "core/file_io.h"
 
 namespace d2s::cli {
 
@@ -16,7 +19,22 @@ struct DiffCmd {
   std::string format = "text";
   std::string output;
   ProgramFlags flags;
+  int max_search_tries = convert::DiffOptions{}.max_search_tries;
+  double max_search_seconds = convert::DiffOptions{}.max_search_seconds;
+  CLI::Option* format_option = nullptr;
 };
+
+// -o picks the form from its extension; an explicit --format must agree with it.
+std::string report_format(const DiffCmd& o) {
+  if (o.output.empty()) return o.format;
+  const std::string form = extension_of(o.output) == ".json" ? "json" : "text";
+  if (o.format_option->count() && o.format != form) {
+    throw Error("--format " + o.format + " does not match -o " + o.output, SourceRange(),
+                "drop --format (the extension picks it), or write to a ." +
+                    std::string(o.format == "json" ? "json" : "txt") + " file");
+  }
+  return form;
+}
 
 int run_diff(const DiffCmd& o) {
   require_readable(o.model);
@@ -26,7 +44,26 @@ int run_diff(const DiffCmd& o) {
   in_files.push_back(o.model);
   in_files.push_back(o.flags.weights);
   check_output(o.output, "-o", in_files);
-  return not_available("diff", "it comes with the trace-vs-parse diff");
+  const std::string ext = extension_of(o.output);
+  if (ext == ".html") return not_available("diff -o " + o.output, "the HTML report comes later");
+  if (ext == ".svg" || ext == ".png" || ext == ".pdf" || ext == ".dot") {
+    return not_available("diff -o " + o.output, "pictures of both graphs come later");
+  }
+  const std::string format = report_format(o);
+
+  convert::DiffOptions options;
+  options.search = o.max_search_tries > 0 && o.max_search_seconds > 0;
+  options.max_search_tries = o.max_search_tries;
+  options.max_search_seconds = o.max_search_seconds;
+  const convert::DiffReport report = diff_model(o.model, o.inputs, o.flags, options);
+  const std::string text =
+      format == "json" ? convert::format_diff_json(report) : convert::format_diff_text(report);
+  if (o.output.empty()) {
+    std::cout << text << std::flush;
+  } else {
+    write_file_atomic(o.output, text);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -37,13 +74,25 @@ Command setup_diff(CLI::App& app) {
       app.add_subcommand("diff", "Trace and parse a model program and report what tracing lost");
   cmd->add_option("MODEL", o->model, "the model program")->required()->type_name("MODEL.py");
   cmd->add_option("--inputs", o->inputs,
-                  "input sets to trace with (repeat the flag for more files)")
+                  "input sets to trace with (repeat the flag for more files); a branch counts "
+                  "as lost only when no set takes it")
       ->required()
       ->type_name("IN.yaml")
       ->check(extension_validator({".yaml", ".yml"}));
   add_program_flags(cmd, &o->flags);
-  cmd->add_option("--format", o->format, "the report's form on stdout or in a .txt/.json file")
-      ->check(CLI::IsMember({"text", "json"}))
+  o->format_option =
+      cmd->add_option("--format", o->format, "the report's form on stdout (-o picks it itself)")
+          ->check(CLI::IsMember({"text", "json"}))
+          ->capture_default_str();
+  cmd->add_option("--max-search-tries", o->max_search_tries,
+                  "candidate inputs tried per counterexample search (0: no search)")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-search-seconds", o->max_search_seconds,
+                  "wall time per counterexample search")
+      ->type_name("S")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   add_output_flag(cmd, &o->output, {".txt", ".json", ".html", ".svg", ".png", ".pdf", ".dot"},
                   "write the report (.txt, .json), an HTML report, or both graphs side by side "

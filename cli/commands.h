@@ -16,9 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "convert/lower.h"
 #include "core/error.h"
+#include "core/ir.h"
 #include "core/yaml_io.h"
 #include "trace/interpreter.h"
+#include "trace/tracer.h"
 
 namespace d2s::cli {
 
@@ -49,8 +52,12 @@ struct ProgramFlags {
 };
 
 void add_entry_flag(CLI::App* cmd, std::string* entry);
-// --seed, --weights, --eval, --max-iterations, --max-call-depth (and --entry).
+// --entry, --weights, --seed, --eval: what building the entry module needs (parse).
+void add_conversion_flags(CLI::App* cmd, ProgramFlags* flags);
+// The conversion flags plus --max-iterations and --max-call-depth (commands that run).
 void add_program_flags(CLI::App* cmd, ProgramFlags* flags);
+// --max-trace-nodes N (trace, run --mode trace).
+void add_max_trace_nodes_flag(CLI::App* cmd, int64_t* max_nodes);
 // -o,--output checked against the accepted extensions (".yaml", ...).
 CLI::Option* add_output_flag(CLI::App* cmd, std::string* path,
                              const std::vector<std::string>& extensions, const std::string& help);
@@ -75,13 +82,42 @@ RunOptions make_run_options(const ProgramFlags& flags, const std::vector<NamedTe
 // Binds one input set to the entry's parameters by name. Unknown names, missing
 // parameters and inputs to a <module> entry are d2s::Errors pointing into the
 // inputs file (or at the parameter in the program when no file was given).
+// With `require_all` false, parameters the set does not give are not an error (the
+// set only gives example shapes).
 NamedInputs bind_inputs(const EntryInfo& entry, const InputSet& set,
-                        const std::string& inputs_path);
+                        const std::string& inputs_path, bool require_all = true);
 
 // program.prepare(opts); a failure caused by the weights file is reported at the
 // offending key of that file rather than with no position.
 void prepare_with_weights(Program& program, const RunOptions& opts,
                           const std::vector<NamedTensor>& weights);
+
+// ---------------------------------------------------------------------------
+// The two routes and graph files (cli/routes.cpp).
+
+// The parse route with the shared flags: the weights are checked against the module
+// first (so a bad one is reported at its key in W.yaml); `example`, when given,
+// lends its tensors' shapes and dtypes (symbolic dims, docs/ir.md).
+convert::LoweredGraph parse_model(const std::string& model, const ProgramFlags& flags,
+                                  const std::vector<NamedTensor>& weights,
+                                  const InputSet* example, const std::string& example_path);
+
+struct TraceFlags {
+  bool no_guards = false;
+  int64_t max_nodes = TraceOptions{}.max_nodes;
+};
+
+// The trace route on one input set (bound by name, copied so the traced run cannot
+// change it). What the program prints while it is traced is discarded: the graph
+// does not keep print (torch.jit.trace drops it; d2s diff reports it).
+TraceResult trace_model(Program& program, const ProgramFlags& flags,
+                        const std::vector<NamedTensor>& weights, const TraceFlags& trace,
+                        const InputSet& set, const std::string& inputs_path);
+
+// -o of parse and trace: the IR file (.yaml/.yml), the text (.txt) or a picture
+// (.svg .png .pdf .dot, drawn as `d2s render` draws it), atomically; no path: the
+// text on stdout.
+void write_graph(const ir::Graph& graph, const std::string& output);
 
 // ---------------------------------------------------------------------------
 // Reporting (cli/report_error.cpp). Each prints to stderr and returns the exit code.

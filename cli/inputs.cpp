@@ -48,7 +48,7 @@ std::string entry_label(const EntryInfo& entry) {
 }  // namespace
 
 NamedInputs bind_inputs(const EntryInfo& entry, const InputSet& set,
-                        const std::string& inputs_path) {
+                        const std::string& inputs_path, bool require_all) {
   std::vector<std::string> names;
   for (const auto& p : entry.params) names.push_back(p.name);
 
@@ -75,7 +75,7 @@ NamedInputs bind_inputs(const EntryInfo& entry, const InputSet& set,
     out.emplace_back(in.name, in.value);
   }
   for (const auto& p : entry.params) {
-    if (p.default_value || set.find(p.name)) continue;
+    if (!require_all || p.default_value || set.find(p.name)) continue;
     std::string example = p.annotation == "int"     ? p.name + ": 3"
                           : p.annotation == "float" ? p.name + ": 0.5"
                           : p.annotation == "bool"  ? p.name + ": true"

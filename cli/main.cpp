@@ -7,6 +7,8 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "core/ir_yaml.h"
+#include "core/tensor.h"
 
 #ifndef D2S_VERSION
 #define D2S_VERSION "0.0.0"
@@ -33,6 +35,22 @@ int run_main(int argc, char** argv) {
   std::vector<Command> commands = {setup_parse(app), setup_trace(app),  setup_run(app),
                                    setup_diff(app),  setup_render(app), setup_check(app),
                                    setup_grad(app)};
+
+  // Resource limits every command shares. Each is one process-wide setting
+  // (core/tensor.h, core/ir_yaml.h), applied once below before the command runs, so
+  // every allocation site and graph reader obeys it without a context threaded through.
+  int64_t max_tensor_elements = d2s::kMaxTensorElements;
+  int64_t max_graph_nodes = d2s::ir::kDefaultMaxGraphNodes;
+  for (const auto& c : commands) {
+    c.app
+        ->add_option("--max-tensor-elements", max_tensor_elements,
+                     "Largest tensor (elements) d2s will allocate")
+        ->check(CLI::Range(int64_t{1}, d2s::kMaxTensorElementsCeiling));
+    c.app
+        ->add_option("--max-graph-nodes", max_graph_nodes,
+                     "Most nodes a graph file (.yaml) may hold")
+        ->check(CLI::PositiveNumber);
+  }
 
   // An unknown first word would otherwise read "The following argument was not
   // expected": say it is an unknown command, with a suggestion.
@@ -63,6 +81,8 @@ int run_main(int argc, char** argv) {
     return report_usage_error(command_path(app), e.what());
   }
 
+  d2s::set_max_tensor_elements(max_tensor_elements);
+  d2s::ir::set_max_graph_nodes(max_graph_nodes);
   for (const auto& c : commands) {
     if (c.app->parsed()) return c.run();
   }

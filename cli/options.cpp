@@ -57,7 +57,7 @@ void add_entry_flag(CLI::App* cmd, std::string* entry) {
       ->type_name("NAME");
 }
 
-void add_program_flags(CLI::App* cmd, ProgramFlags* flags) {
+void add_conversion_flags(CLI::App* cmd, ProgramFlags* flags) {
   add_entry_flag(cmd, &flags->entry);
   cmd->add_option("--weights", flags->weights,
                   "parameters by state_dict name (YAML map of tensors); must name every "
@@ -78,6 +78,10 @@ void add_program_flags(CLI::App* cmd, ProgramFlags* flags) {
   cmd->add_flag("--eval", flags->eval,
                 "run the entry module in eval mode (self.training = False, dropout off); by "
                 "default it is in training mode, as a fresh nn.Module is");
+}
+
+void add_program_flags(CLI::App* cmd, ProgramFlags* flags) {
+  add_conversion_flags(cmd, flags);
   cmd->add_option("--max-iterations", flags->max_iterations,
                   "the most loop iterations in one run, all loops together")
       ->type_name("N")
@@ -89,6 +93,15 @@ void add_program_flags(CLI::App* cmd, ProgramFlags* flags) {
                   "the deepest nesting of function calls (recursion)")
       ->type_name("N")
       ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+}
+
+void add_max_trace_nodes_flag(CLI::App* cmd, int64_t* max_nodes) {
+  cmd->add_option("--max-trace-nodes", *max_nodes,
+                  "the longest trace (graph nodes) before d2s gives up, so that a long loop "
+                  "cannot exhaust memory")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
 }
 

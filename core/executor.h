@@ -45,7 +45,8 @@ struct ExecOptions {
   bool training = false;           // OpContext::training
   std::ostream* out = nullptr;     // where prim::Print writes; null discards
   // Iterations of all loops together in one run; past it, the run fails at the loop.
-  int64_t max_loop_iterations = 10'000'000;
+  // The interpreter's default (trace/interpreter.h Limits): a runaway loop stops in seconds.
+  int64_t max_loop_iterations = 1'000'000;
 };
 
 // Counters of the last run, for tests and reports.

@@ -42,6 +42,7 @@
 // every failure — yaml-cpp's included — into a d2s::Error.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -51,6 +52,13 @@
 namespace d2s::ir {
 
 inline constexpr int kIrFileVersion = 1;
+
+// The most nodes (nested ones included) a graph file may hold; past it, reading stops
+// with a d2s::Error that names `--max-graph-nodes`. Process-wide like
+// max_tensor_elements() (core/tensor.h), set once by the CLI before any work.
+inline constexpr int64_t kDefaultMaxGraphNodes = 1'000'000;
+int64_t max_graph_nodes();
+void set_max_graph_nodes(int64_t limit);  // at least 1
 
 // Throws d2s::Error for a graph that cannot be written (an attribute holding an
 // interpreter object, a value used but never defined).

@@ -5,6 +5,8 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -53,6 +55,8 @@ class AliasCheck : public YAML::EventHandler {
  private:
   std::shared_ptr<const SourceFile> file_;
 };
+
+std::atomic<int64_t> g_max_graph_nodes{kDefaultMaxGraphNodes};
 
 class Reader {
  public:
@@ -327,8 +331,8 @@ class Reader {
     for (const YAML::Node& d : seq(*f.get("shape"), "shape")) {
       int64_t size = int_value(d, "a dimension");
       if (size < 0) fail(d, "a dimension cannot be negative");
-      if (size > 0 && numel > kMaxTensorElements / size) {
-        fail(d, "the tensor is too large (more than " + std::to_string(kMaxTensorElements) +
+      if (size > 0 && numel > max_tensor_elements() / size) {
+        fail(d, "the tensor is too large (more than " + std::to_string(max_tensor_elements()) +
                     " elements)");
       }
       numel *= size;
@@ -477,6 +481,10 @@ class Reader {
     }
     std::vector<Value*> inputs;
     if (const YAML::Node* in = f.get("inputs")) inputs = uses(*in, "inputs");
+    if (++nodes_read_ > max_graph_nodes()) {
+      fail(n, "the graph has more than " + std::to_string(max_graph_nodes()) + " nodes",
+           "raise the limit with --max-graph-nodes N");
+    }
     SourceRange range = read_loc(*f.get("loc"));
     Node* node = graph_->create(kind, inputs, 0, range);
     block->append(node);
@@ -511,11 +519,20 @@ class Reader {
   std::shared_ptr<const SourceFile> file_;
   std::unique_ptr<Graph> graph_;
   std::unordered_map<int64_t, Value*> values_;
+  int64_t nodes_read_ = 0;  // against max_graph_nodes()
   std::unordered_map<const Node*, SourceRange> where_;
   std::unordered_map<std::string, std::shared_ptr<const SourceFile>> other_files_;
 };
 
 }  // namespace
+
+int64_t max_graph_nodes() {
+  return g_max_graph_nodes.load(std::memory_order_relaxed);
+}
+
+void set_max_graph_nodes(int64_t limit) {
+  g_max_graph_nodes.store(std::max<int64_t>(limit, 1), std::memory_order_relaxed);
+}
 
 std::unique_ptr<Graph> graph_from_yaml(std::shared_ptr<const SourceFile> yaml_file) {
   try {

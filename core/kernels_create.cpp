@@ -101,7 +101,7 @@ Tensor arange(const IValue& start, const IValue& end, const IValue& step, const 
     fail("upper bound and larger bound inconsistent with step sign");
   }
   const double count = std::ceil((e - s) / st);
-  if (count > static_cast<double>(kMaxTensorElements)) {
+  if (count > static_cast<double>(max_tensor_elements())) {
     fail("arange of " + IValue(count).repr() + " elements is too large for d2s");
   }
   const int64_t n = static_cast<int64_t>(count);

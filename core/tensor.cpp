@@ -1,6 +1,7 @@
 #include "core/tensor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
 
@@ -108,6 +109,24 @@ int64_t shape_numel(const Shape& shape) {
   return n;
 }
 
+namespace {
+std::atomic<int64_t> g_max_tensor_elements{kMaxTensorElements};
+}  // namespace
+
+int64_t max_tensor_elements() {
+  return g_max_tensor_elements.load(std::memory_order_relaxed);
+}
+
+void set_max_tensor_elements(int64_t limit) {
+  g_max_tensor_elements.store(std::clamp<int64_t>(limit, 1, kMaxTensorElementsCeiling),
+                              std::memory_order_relaxed);
+}
+
+std::string max_tensor_elements_hint() {
+  return "use smaller sizes, or raise the limit with --max-tensor-elements N (now " +
+         std::to_string(max_tensor_elements()) + ")";
+}
+
 Storage::Storage(size_t n) : bytes(new std::byte[std::max<size_t>(n, 1)]), nbytes(n) {}
 
 Tensor Tensor::empty(const Shape& shape, DType dtype) {
@@ -118,11 +137,11 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) {
     }
   }
   int64_t n = shape_numel(shape);
-  if (n > kMaxTensorElements) {
+  if (n > max_tensor_elements()) {
     throw Error("tensor of shape " + shape_str(shape) + " is too large for d2s (" +
                     std::to_string(n) + " elements; the limit is " +
-                    std::to_string(kMaxTensorElements) + ")",
-                SourceRange(), "use smaller sizes");
+                    std::to_string(max_tensor_elements()) + ")",
+                SourceRange(), max_tensor_elements_hint());
   }
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::make_shared<Storage>(static_cast<size_t>(n) * dtype_size(dtype));

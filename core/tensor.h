@@ -35,8 +35,19 @@ using Shape = std::vector<int64_t>;
 std::string shape_str(const Shape& shape);  // "[1, 20]"
 int64_t shape_numel(const Shape& shape);
 
-// The largest tensor d2s will allocate (elements); larger requests are a clear error.
+// The largest tensor d2s will allocate (elements) by default; larger requests are a
+// clear error. The limit in force is max_tensor_elements(): one process-wide setting,
+// because every allocation site (kernels, YAML readers) would otherwise need a context
+// threaded through it; the CLI sets it once from `--max-tensor-elements`, before any
+// work starts.
 inline constexpr int64_t kMaxTensorElements = int64_t{1} << 28;
+int64_t max_tensor_elements();
+void set_max_tensor_elements(int64_t limit);  // clamped to [1, kMaxTensorElementsCeiling]
+// The highest limit a user may set: 2^33 elements (32 GiB of float32) keeps every byte
+// count far from int64 and size_t overflow.
+inline constexpr int64_t kMaxTensorElementsCeiling = int64_t{1} << 33;
+// The hint of every "too large" error: how to raise the limit.
+std::string max_tensor_elements_hint();
 
 struct Storage {
   explicit Storage(size_t nbytes);

@@ -6,6 +6,7 @@
 // every problem into a d2s::Error at the node's position in the file.
 #include "core/yaml_io.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <sstream>
 
 #include "core/error.h"
 #include "core/random.h"
@@ -208,10 +210,10 @@ Shape read_shape(const Ctx& ctx, const YAML::Node& node) {
     int64_t n = expect_int(ctx, d, "a shape entry", hint);
     if (n < 0) ctx.fail(d, "shape entries must be non-negative, not " + std::to_string(n), hint);
     // Check against the limit at each step so the product cannot overflow.
-    if (n > 0 && numel > kMaxTensorElements / n) {
-      ctx.fail(
-          node, "shape is too large",
-          "d2s allocates at most " + std::to_string(kMaxTensorElements) + " elements per tensor");
+    if (n > 0 && numel > max_tensor_elements() / n) {
+      ctx.fail(node, "shape is too large",
+               "d2s allocates at most " + std::to_string(max_tensor_elements()) +
+                   " elements per tensor; raise the limit with --max-tensor-elements N");
     }
     numel *= n;
     shape.push_back(n);
@@ -296,8 +298,8 @@ Tensor data_tensor(const Ctx& ctx, const TensorSpec& spec, const Shape* declared
                "data is nested as " + shape_str(nested) + " but shape is " + shape_str(shape),
                "give data flat (row-major) or nested exactly as the shape");
     }
-  } else if (count > kMaxTensorElements) {
-    ctx.fail(*spec.data, "tensor data is too large", "");
+  } else if (count > max_tensor_elements()) {
+    ctx.fail(*spec.data, "tensor data is too large", max_tensor_elements_hint());
   }
 
   std::vector<float> floats;
@@ -415,20 +417,56 @@ IValue read_value(const Ctx& ctx, const YAML::Node& node, uint64_t default_seed,
                kTensorForm);
 }
 
+// Where to show a syntax error. yaml-cpp reports "not closed" errors at the end of
+// the file, often an empty last line with nothing to put a caret under: show the end of
+// the last line that has text instead.
+SourceRange syntax_error_at(const Ctx& ctx, const YAML::Mark& mark) {
+  SourceRange r = ctx.at(mark);
+  if (!r.known()) return r;
+  int line = r.line;
+  while (line > 1 && ctx.file->line_text(line).empty()) --line;
+  if (line == r.line) return r;
+  int end = static_cast<int>(ctx.file->line_text(line).size());
+  return SourceRange(ctx.file, line, std::max(end, 1));
+}
+
+// Counts the file's documents, stopping at two. YAML::LoadAll is not used: on some
+// malformed input (fuzz/regressions/inputs_yaml_loadall_oom.yaml) yaml-cpp 0.7 keeps
+// reporting one more empty document forever and LoadAll collects them until memory
+// runs out (yaml-cpp PR #1319); this loop cannot run away.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
 // Parses the whole file. Syntax errors become d2s::Errors at yaml-cpp's mark.
 YAML::Node parse_document(const Ctx& ctx) {
-  std::vector<YAML::Node> docs;
   try {
-    docs = YAML::LoadAll(ctx.file->text());
+    std::istringstream in(ctx.file->text());
+    YAML::Parser parser(in);
+    DocumentCounter counter;
+    int docs = 0;
+    while (docs < 2 && parser.HandleNextDocument(counter)) ++docs;
+    if (docs > 1) {
+      throw Error("the file holds more than one YAML document", SourceRange(),
+                  "put several input sets in one list (`- x: ...`) instead of `---` documents");
+    }
+    return docs == 0 ? YAML::Node() : YAML::Load(ctx.file->text());
   } catch (const YAML::Exception& e) {
-    throw Error("YAML syntax error: " + e.msg, ctx.at(e.mark),
+    throw Error("YAML syntax error: " + e.msg, syntax_error_at(ctx, e.mark),
                 "check the indentation (spaces, not tabs) and that every [ and { is closed");
   }
-  if (docs.size() > 1) {
-    throw Error("the file holds " + std::to_string(docs.size()) + " YAML documents", SourceRange(),
-                "put several input sets in one list (`- x: ...`) instead of `---` documents");
-  }
-  return docs.empty() ? YAML::Node() : docs[0];
 }
 
 InputSet read_set(const Ctx& ctx, const YAML::Node& map, uint64_t seed, uint64_t set_index) {

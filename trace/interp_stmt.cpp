@@ -299,9 +299,12 @@ void Interpreter::exec_assert(const ast::Assert& s) {
     std::string text = py_str(eval(*s.msg));
     if (!text.empty()) message += ": " + text;
   }
-  fail(message, s.range,
-       "the assertion `" + text_of(s.test->range) + "` at line " + std::to_string(s.range.line) +
-           " failed");
+  // Exit code 1, as the executor's prim::RaiseException (core/executor_run.cpp): a failed
+  // assertion is a check the program made on its input, not an unusable program.
+  throw Error(message, s.range,
+              "the assertion `" + text_of(s.test->range) + "` at line " +
+                  std::to_string(s.range.line) + " failed",
+              1);
 }
 
 void Interpreter::exec_import(const ast::Import& s) {

@@ -64,9 +64,12 @@ namespace d2s {
 
 // Bounds that keep any program finite; each overrun is a d2s::Error naming the line.
 struct Limits {
-  int max_call_depth = 200;                   // calls nested in one another
-  int64_t max_loop_iterations = 10'000'000;   // iterations of one execution of one loop
-  int64_t max_total_iterations = 10'000'000;  // iterations of all loops in one run
+  int max_call_depth = 200;  // calls nested in one another
+  // One million: a `while True:` whose body does a few tensor ops then stops within
+  // seconds in a release build (ten million took minutes), still far above what a
+  // model's loops need; --max-iterations raises it.
+  int64_t max_loop_iterations = 1'000'000;   // iterations of one execution of one loop
+  int64_t max_total_iterations = 1'000'000;  // iterations of all loops in one run
 };
 
 // Where a tensor-derived (or symbolic) value turned into a plain Python value.

@@ -1,20 +1,41 @@
 #!/usr/bin/python3
 """The live PyTorch parity suite for d2s.
 
-    parity.py D2S [--mode eager[,trace,parse]] [--samples DIR] [--only NAME ...]
+    parity.py D2S [--mode eager[,trace,parse,trace_noguards]] [--samples DIR] [--only NAME ...]
+    parity.py D2S --structure [--samples DIR] [--only NAME ...]
     parity.py D2S --errors [--samples DIR]
 
 Parity (the default): for every samples/<name>.py and every input set of
 samples/<name>.inputs.yaml, runs the program under real PyTorch and under
 `D2S run ... --mode MODE`, and compares the results: same structure, shapes and
-dtypes, values within rtol 1e-5 / atol 1e-6 (numpy.allclose). In eager mode the
-lines the program prints must match too (--stdout off to skip).
+dtypes, values within rtol 1e-5 / atol 1e-6 (numpy.allclose). Modes:
+
+- eager: d2s's interpreter against PyTorch eager; printed lines must match too.
+- parse: the parsed graph (`--mode parse`) against PyTorch eager; printed lines must
+  match too (the parse route keeps print as prim::Print).
+- trace: the traced graph, traced on the set itself (`--trace-inputs` = that set),
+  against PyTorch eager. Prints are not compared: a trace drops print, as
+  torch.jit.trace's graph does.
+- trace_noguards: the plain trace against torch.jit.trace. PyTorch traces the entry
+  on set 0 with torch.jit.trace and runs that graph on every set; d2s runs `--mode
+  trace --no-guards --trace-inputs SET0` on every set. Wrong answers must be the same
+  wrong answers. Scalar (int/float/bool) inputs, which torch.jit.trace cannot take,
+  are fixed at set 0's values (a trace bakes them), and Python numbers the entry
+  returns become tensors in the traced function and numbers again for the comparison
+  (a trace bakes them as constants). Where torch.jit.trace's graph itself fails on a
+  set (another shape, say), d2s must fail too; the case then passes, saying why.
 
 The entry is picked as d2s picks it: the last top-level def or class. A class is
 instantiated with no arguments after torch.manual_seed(0); its state_dict goes to
 a weights file passed to d2s with --weights, so both sides use the same parameters.
 Modules stay in training mode, as PyTorch creates them. `fill:` inputs are
 reproduced with d2s's own generator (d2s_random.py, a port of docs/random.md).
+
+Structure (--structure): for every sample, the number of prim::If and prim::Loop
+nodes (nested ones included) in `d2s parse`'s graph against torch.jit.script's graph
+of the same entry (a class: the scripted instance's forward), counted with
+`graph.findAllNodes(kind, recurse=True)`. Any difference fails the sample; the table
+at the end shows both counts.
 
 Errors (--errors): runs d2s on every samples/errors/<name>.py (inputs from
 <name>.inputs.yaml when present, else none) and checks it against
@@ -29,6 +50,7 @@ import argparse
 import ast
 import contextlib
 import importlib.util
+import inspect
 import io
 import math
 import os
@@ -36,6 +58,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "samples"))
@@ -179,6 +202,8 @@ def import_sample(path):
     name = "d2s_sample_" + os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    # Registered so that torch.jit.script can find the source of its classes.
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -293,6 +318,9 @@ def first_lines(text, n=3):
 
 # ---------------------------------------------------------------- d2s
 
+MODES = ("eager", "trace", "parse", "trace_noguards")
+
+
 def run_d2s(d2s, args, cwd):
     try:
         p = subprocess.run([d2s] + args, cwd=cwd, capture_output=True, text=True,
@@ -302,41 +330,198 @@ def run_d2s(d2s, args, cwd):
     return p
 
 
-def parity_case(d2s, sample, set_index, inputs, mode, seed, check_stdout, tmp):
-    expected, torch_stdout, state = run_torch(sample, inputs, set_index, seed)
-
-    in_path = os.path.join(tmp, "inputs.yaml")
-    with open(in_path, "w", encoding="utf-8") as f:
+def write_set(tmp, fname, inputs, set_index, seed):
+    """One input set as a file of its own, `fill:` seeds as d2s derives them at
+    `set_index` of the sample's file."""
+    path = os.path.join(tmp, fname)
+    with open(path, "w", encoding="utf-8") as f:
         yaml.safe_dump(explicit_seeds(inputs, set_index, seed), f, default_flow_style=None)
+    return path
+
+
+def write_weights(tmp, state):
+    path = os.path.join(tmp, "weights.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        yaml.safe_dump(weights_yaml(state), f, default_flow_style=None)
+    return path
+
+
+def d2s_outputs(d2s, args, tmp):
+    """Runs `d2s ARGS -o OUT` in tmp: (process, the `outputs:` list or None when d2s
+    failed)."""
     out_path = os.path.join(tmp, "outputs.yaml")
     if os.path.exists(out_path):
         os.remove(out_path)
-    args = ["run", sample, "--inputs", in_path, "--mode", mode, "-o", out_path]
-    if seed:
-        args += ["--seed", str(seed)]
-    if state is not None:
-        w_path = os.path.join(tmp, "weights.yaml")
-        with open(w_path, "w", encoding="utf-8") as f:
-            yaml.safe_dump(weights_yaml(state), f, default_flow_style=None)
-        args += ["--weights", w_path]
-    p = run_d2s(d2s, args, tmp)
+    p = run_d2s(d2s, args + ["-o", out_path], tmp)
     if p.returncode != 0:
-        raise Mismatch(f"d2s exited {p.returncode}: {first_lines(p.stderr)}")
+        return p, None
     doc = load_yaml(out_path)
     if isinstance(doc, list) and len(doc) == 1:  # a list file gives a list of results
         doc = doc[0]
     if not isinstance(doc, dict) or "outputs" not in doc:
         raise Mismatch(f"d2s's output has no `outputs:` map: {short(doc)}")
-    compare(expected_outputs(expected), doc["outputs"], "outputs")
+    return p, doc["outputs"]
+
+
+def compare_stdout(want_text, got_text):
+    want = want_text.splitlines()
+    got = got_text.splitlines()
+    if want != got:
+        for i in range(max(len(want), len(got))):
+            w = want[i] if i < len(want) else "(nothing)"
+            g = got[i] if i < len(got) else "(nothing)"
+            if w != g:
+                raise Mismatch(f"printed line {i + 1}: d2s {g!r}, PyTorch {w!r}")
+
+
+def parity_case(d2s, sample, set_index, inputs, mode, seed, check_stdout, tmp):
+    expected, torch_stdout, state = run_torch(sample, inputs, set_index, seed)
+
+    in_path = write_set(tmp, "inputs.yaml", inputs, set_index, seed)
+    args = ["run", sample, "--inputs", in_path, "--mode", mode]
+    if mode == "trace":
+        args += ["--trace-inputs", in_path]  # traced on this very set
+    if seed:
+        args += ["--seed", str(seed)]
+    if state is not None:
+        args += ["--weights", write_weights(tmp, state)]
+    p, outputs = d2s_outputs(d2s, args, tmp)
+    if outputs is None:
+        raise Mismatch(f"d2s exited {p.returncode}: {first_lines(p.stderr)}")
+    compare(expected_outputs(expected), outputs, "outputs")
     if check_stdout:
-        want = torch_stdout.splitlines()
-        got = p.stdout.splitlines()
-        if want != got:
-            for i in range(max(len(want), len(got))):
-                w = want[i] if i < len(want) else "(nothing)"
-                g = got[i] if i < len(got) else "(nothing)"
-                if w != g:
-                    raise Mismatch(f"printed line {i + 1}: d2s {g!r}, PyTorch {w!r}")
+        compare_stdout(torch_stdout, p.stdout)
+
+
+# ---------------------------------------------------------------- torch.jit.trace
+
+class JitTrace:
+    """The sample's entry traced by torch.jit.trace on one input set, to run on
+    others. Scalar inputs are fixed at the traced set's values and returned Python
+    numbers become tensors (torch.jit.trace takes and returns tensors only); run()
+    turns those back into numbers, so results compare with d2s's outputs."""
+
+    def __init__(self, path, inputs, set_index, seed):
+        kind, name = entry_of(path)
+        module = import_sample(path)
+        args = {k: make_value(v, k, set_index, seed) for k, v in inputs.items()}
+        self.state = None
+        self.notes = []
+        with contextlib.redirect_stdout(io.StringIO()):
+            if kind == "class":
+                torch.manual_seed(0)
+                model = getattr(module, name)()
+                self.state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+                params = list(inspect.signature(model.forward).parameters)
+                fn = model
+            else:
+                fn = getattr(module, name)
+                params = list(inspect.signature(fn).parameters)
+        self.tensor_names = [n for n in params if isinstance(args.get(n), torch.Tensor)]
+        fixed = {n: v for n, v in args.items() if n not in self.tensor_names}
+        if fixed:
+            self.notes.append("scalar inputs fixed at the traced set's values: " +
+                              ", ".join(f"{k}={v!r}" for k, v in fixed.items()))
+        self.pattern = None  # (returned a tuple, [type of each Python number or None])
+        names = self.tensor_names
+
+        def call(*tensors):
+            return self._to_tensors(fn(**fixed, **dict(zip(names, tensors))))
+
+        if kind == "class":
+            class Traced(torch.nn.Module):
+                def __init__(self, m):
+                    super().__init__()
+                    self.m = m  # its parameters stay parameters of the trace
+
+                def forward(self, *tensors):
+                    return call(*tensors)
+
+            target = Traced(model)
+        else:
+            target = call
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")  # TracerWarnings: what d2s's guards are for
+            self.traced = torch.jit.trace(target, tuple(args[n] for n in names),
+                                          check_trace=False)
+        if self.pattern and any(self.pattern[1]):
+            self.notes.append("returned Python numbers baked as tensor constants")
+
+    def _to_tensors(self, out):
+        is_tuple = isinstance(out, tuple)
+        items = list(out) if is_tuple else [out]
+        types = [type(v) if isinstance(v, (bool, int, float)) else None for v in items]
+        if self.pattern is None:
+            self.pattern = (is_tuple, types)
+        conv = [torch.tensor(v) if t else v for v, t in zip(items, types)]
+        return tuple(conv) if is_tuple else conv[0]
+
+    def run(self, inputs, set_index, seed):
+        missing = [n for n in self.tensor_names if n not in inputs]
+        if missing:
+            raise Mismatch(f"the set lacks {', '.join(missing)}, a tensor input of the trace")
+        tensors = [make_value(inputs[n], n, set_index, seed) for n in self.tensor_names]
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")
+            out = self.traced(*tensors)
+        is_tuple, types = self.pattern
+        items = list(out) if is_tuple else [out]
+        # torch.jit.trace may hand a 0-d tensor back as a number already.
+        back = [t(v.item() if isinstance(v, torch.Tensor) else v) if t else v
+                for v, t in zip(items, types)]
+        return tuple(back) if is_tuple else back[0]
+
+
+def torch_error_text(e):
+    """One line for an exception of PyTorch: the TorchScript interpreter's errors start
+    with boilerplate and end with the message that matters."""
+    lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+    if len(lines) > 1 and lines[0].startswith("The following operation failed"):
+        return lines[-1]
+    return f"{type(e).__name__}: {lines[0] if lines else '(no message)'}"
+
+
+def noguards_sample(d2s, name, sample, sets, seed, tmp):
+    """torch.jit.trace on set 0 against `d2s run --mode trace --no-guards` traced on
+    set 0, on every set: yields (set index, None or a Mismatch, a note)."""
+    try:
+        jt = JitTrace(sample, sets[0], 0, seed)
+    except Exception as e:
+        for i in range(len(sets)):
+            yield i, Mismatch(f"torch.jit.trace cannot trace the entry: {type(e).__name__}: "
+                              f"{first_lines(str(e), 1)}"), ""
+        return
+    if jt.notes:
+        print(f"NOTE {name}: torch.jit.trace: {'; '.join(jt.notes)}")
+    trace_path = write_set(tmp, "trace.yaml", sets[0], 0, seed)
+    common = ["--mode", "trace", "--no-guards", "--trace-inputs", trace_path]
+    if seed:
+        common += ["--seed", str(seed)]
+    if jt.state is not None:
+        common += ["--weights", write_weights(tmp, jt.state)]
+    for i, inputs in enumerate(sets):
+        try:
+            in_path = write_set(tmp, "inputs.yaml", inputs, i, seed)
+            try:
+                expected, torch_error = jt.run(inputs, i, seed), None
+            except Mismatch:
+                raise
+            except Exception as e:
+                expected, torch_error = None, torch_error_text(e)
+            p, outputs = d2s_outputs(d2s, ["run", sample, "--inputs", in_path] + common, tmp)
+            if torch_error is not None:
+                if outputs is not None:
+                    raise Mismatch(f"torch.jit.trace's graph fails on this set ({torch_error}) "
+                                   "but d2s's trace gives outputs")
+                yield i, None, (f"both fail, comparison skipped: torch.jit.trace's graph: "
+                                f"{torch_error}; d2s: {first_lines(p.stderr, 1)}")
+                continue
+            if outputs is None:
+                raise Mismatch(f"d2s exited {p.returncode}: {first_lines(p.stderr)}")
+            compare(expected_outputs(expected), outputs, "outputs")
+            yield i, None, ""
+        except Mismatch as e:
+            yield i, e, ""
 
 
 def samples_in(directory, only):
@@ -349,9 +534,18 @@ def samples_in(directory, only):
     return names
 
 
+def check_stdout_in(args, mode):
+    if args.stdout == "auto":
+        return mode in ("eager", "parse")  # the modes that keep print
+    return args.stdout == "check" or (args.stdout == "eager" and mode == "eager")
+
+
 def parity(args):
     passed = failed = 0
     modes = [m for spec in args.mode for m in spec.split(",") if m]
+    for mode in modes:
+        if mode not in MODES:
+            raise SystemExit(f"parity.py: unknown mode {mode!r} (modes: {', '.join(MODES)})")
     for mode in modes:
         for name in samples_in(args.samples, args.only):
             sample = os.path.join(args.samples, name + ".py")
@@ -363,11 +557,27 @@ def parity(args):
                 print(f"FAIL {label}[*]: {inputs_path}: {e}")
                 failed += 1
                 continue
-            for i, inputs in enumerate(sets):
-                check_stdout = args.stdout == "check" or (args.stdout == "eager" and mode == "eager")
+            if mode == "trace_noguards":
                 try:
                     with tempfile.TemporaryDirectory(prefix="d2s-parity-") as tmp:
-                        parity_case(args.d2s, sample, i, inputs, mode, args.seed, check_stdout, tmp)
+                        for i, error, note in noguards_sample(args.d2s, name, sample, sets,
+                                                              args.seed, tmp):
+                            if error is None:
+                                print(f"PASS {label}[{i}]" + (f" ({note})" if note else ""))
+                                passed += 1
+                            else:
+                                print(f"FAIL {label}[{i}]: {error}")
+                                failed += 1
+                            sys.stdout.flush()
+                except Exception as e:  # PyTorch or the suite itself
+                    print(f"FAIL {label}[*]: {type(e).__name__}: {e}")
+                    failed += 1
+                continue
+            for i, inputs in enumerate(sets):
+                try:
+                    with tempfile.TemporaryDirectory(prefix="d2s-parity-") as tmp:
+                        parity_case(args.d2s, sample, i, inputs, mode, args.seed,
+                                    check_stdout_in(args, mode), tmp)
                     print(f"PASS {label}[{i}]")
                     passed += 1
                 except Mismatch as e:
@@ -377,6 +587,89 @@ def parity(args):
                     print(f"FAIL {label}[{i}]: {type(e).__name__}: {e}")
                     failed += 1
                 sys.stdout.flush()
+    return passed, failed
+
+
+# ---------------------------------------------------------------- structure
+
+CONTROL_KINDS = ("prim::If", "prim::Loop")
+
+
+def count_yaml_nodes(nodes, counts):
+    """Counts control-flow kinds in an IR file's node list, nested blocks included
+    (an explicit stack: nesting depth is the file's business, not Python's)."""
+    stack = [nodes or []]
+    while stack:
+        for node in stack.pop():
+            if node.get("kind") in counts:
+                counts[node["kind"]] += 1
+            for block in node.get("blocks") or []:
+                stack.append(block.get("nodes") or [])
+
+
+def d2s_structure(d2s, sample, tmp):
+    graph = os.path.join(tmp, "parsed.yaml")
+    p = run_d2s(d2s, ["parse", sample, "-o", graph], tmp)
+    if p.returncode != 0:
+        raise Mismatch(f"d2s parse exited {p.returncode}: {first_lines(p.stderr)}")
+    counts = dict.fromkeys(CONTROL_KINDS, 0)
+    count_yaml_nodes(load_yaml(graph).get("nodes"), counts)
+    return counts
+
+
+def torch_structure(sample):
+    kind, name = entry_of(sample)
+    module = import_sample(sample)
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        if kind == "class":
+            torch.manual_seed(0)
+            scripted = torch.jit.script(getattr(module, name)())
+        else:
+            scripted = torch.jit.script(getattr(module, name))
+    graph = scripted.graph  # a scripted module's is its forward's
+    return {k: len(graph.findAllNodes(k, recurse=True)) for k in CONTROL_KINDS}
+
+
+def structure(args):
+    passed = failed = 0
+    rows = []
+    for name in samples_in(args.samples, args.only):
+        sample = os.path.join(args.samples, name + ".py")
+        mine = theirs = None
+        try:
+            with tempfile.TemporaryDirectory(prefix="d2s-structure-") as tmp:
+                mine = d2s_structure(args.d2s, sample, tmp)
+            try:
+                theirs = torch_structure(sample)
+            except Exception as e:
+                raise Mismatch(f"torch.jit.script cannot compile it: {type(e).__name__}: "
+                               f"{first_lines(str(e), 1)}")
+            diffs = [f"{k}: d2s {mine[k]}, TorchScript {theirs[k]}"
+                     for k in CONTROL_KINDS if mine[k] != theirs[k]]
+            if diffs:
+                raise Mismatch("; ".join(diffs))
+            print(f"PASS {name}: " + ", ".join(f"{mine[k]} {k}" for k in CONTROL_KINDS))
+            passed += 1
+        except Mismatch as e:
+            print(f"FAIL {name}: {e}")
+            failed += 1
+        except Exception as e:
+            print(f"FAIL {name}: {type(e).__name__}: {e}")
+            failed += 1
+        rows.append((name, mine, theirs))
+        sys.stdout.flush()
+
+    def cell(counts, k):
+        return "-" if counts is None else str(counts[k])
+
+    print()
+    print(f"{'sample':<18} {'If d2s':>7} {'If TS':>6} {'Loop d2s':>9} {'Loop TS':>8}")
+    for name, mine, theirs in rows:
+        flag = "" if mine is not None and mine == theirs else "  <- differs"
+        print(f"{name:<18} {cell(mine, 'prim::If'):>7} {cell(theirs, 'prim::If'):>6} "
+              f"{cell(mine, 'prim::Loop'):>9} {cell(theirs, 'prim::Loop'):>8}{flag}")
+    print()
     return passed, failed
 
 
@@ -456,13 +749,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("d2s", help="the d2s program")
     ap.add_argument("--mode", action="append", default=None,
-                    help="eager (default), trace or parse; repeat or comma-separate for several")
+                    help="eager (default), trace, parse or trace_noguards; repeat or "
+                         "comma-separate for several")
     ap.add_argument("--errors", action="store_true", help="check samples/errors instead")
+    ap.add_argument("--structure", action="store_true",
+                    help="compare prim::If/prim::Loop counts with torch.jit.script instead")
     ap.add_argument("--samples", default=DEFAULT_SAMPLES, help="the samples folder")
     ap.add_argument("--only", action="append", default=[], help="only this sample (repeatable)")
     ap.add_argument("--seed", type=int, default=0, help="d2s's --seed (for fill: without seed:)")
-    ap.add_argument("--stdout", choices=["eager", "check", "off"], default="eager",
-                    help="compare printed lines: in eager mode only (default), always, never")
+    ap.add_argument("--stdout", choices=["auto", "eager", "check", "off"], default="auto",
+                    help="compare printed lines: in the modes that keep print, eager and parse "
+                         "(auto, the default), in eager mode only, always, never")
     args = ap.parse_args()
     args.mode = args.mode or ["eager"]
     args.d2s = os.path.abspath(args.d2s)
@@ -470,7 +767,12 @@ def main():
     if not os.access(args.d2s, os.X_OK):
         print(f"parity.py: {args.d2s} is not an executable d2s", file=sys.stderr)
         return 2
-    passed, failed = errors(args) if args.errors else parity(args)
+    if args.errors:
+        passed, failed = errors(args)
+    elif args.structure:
+        passed, failed = structure(args)
+    else:
+        passed, failed = parity(args)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -157,6 +157,7 @@ TEST(Functions, AssertPassesAndFails) {
   EXPECT_EQ(run_print("assert 1 < 2, 'fine'\nprint('ok')"), "ok\n");
   Error e = run_error("x = 3\nassert x < 2, f'x is {x}'\n");
   EXPECT_EQ(e.message(), "AssertionError: x is 3");
+  EXPECT_EQ(e.exit_code(), 1);  // as the executor's, so every route exits alike
   EXPECT_EQ(e.range().line, 2);
   EXPECT_NE(e.hint().find("x < 2"), std::string::npos);
   EXPECT_EQ(run_error("assert []\n").message(), "AssertionError");

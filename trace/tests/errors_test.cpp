@@ -169,10 +169,10 @@ TEST(Limits, WhileTrueStopsAtTheIterationLimit) {
 }
 
 TEST(Limits, WhileTrueStopsAtTheDefaultLimit) {
-  // Ten million iterations: the default, which a forgotten `break` reaches in seconds.
+  // One million iterations: the default, which a forgotten `break` reaches in seconds.
   Error e = run_error("while True:\n    pass\n");
   EXPECT_EQ(e.message(),
-            "loop at line 1 exceeded the iteration limit (10000000 iterations); raise it with "
+            "loop at line 1 exceeded the iteration limit (1000000 iterations); raise it with "
             "--max-iterations");
 }
 

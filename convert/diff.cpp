@@ -1,0 +1,225 @@
+// diff_program: both routes, alignment, findings, agreement and counterexamples,
+// put together into one DiffReport (the steps are described in diff.h).
+#include "convert/diff.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "convert/diff_internal.h"
+#include "core/error.h"
+#include "core/op_registry.h"
+#include "trace/tracer.h"
+
+namespace d2s::convert {
+
+using namespace diff_detail;
+
+const char* finding_kind_name(FindingKind kind) {
+  switch (kind) {
+    case FindingKind::LostBranch:
+      return "lost_branch";
+    case FindingKind::UnrolledLoop:
+      return "unrolled_loop";
+    case FindingKind::BakedValue:
+      return "baked_value";
+    case FindingKind::DroppedSideEffect:
+      return "dropped_side_effect";
+    case FindingKind::ShapeSpecialized:
+      return "shape_specialized";
+  }
+  return "?";
+}
+
+const char* severity_name(Severity severity) {
+  return severity == Severity::Lossy ? "lossy" : "info";
+}
+
+size_t DiffReport::lossy_count() const {
+  return static_cast<size_t>(std::count_if(findings.begin(), findings.end(), [](const Finding& f) {
+    return f.severity == Severity::Lossy;
+  }));
+}
+
+bool DiffReport::agrees() const {
+  return std::all_of(agreement.begin(), agreement.end(),
+                     [](const Agreement& a) { return a.agrees; });
+}
+
+namespace {
+
+bool by_position(const SourceRange& a, const SourceRange& b) {
+  return a.line != b.line ? a.line < b.line : a.col < b.col;
+}
+
+void fill_coverage(const Alignment& al, const AstIndex& ast, DiffReport& report) {
+  for (const AlignedIf& a : al.ifs) {
+    if (a.from == Provenance::Constant) continue;  // decided at conversion time
+    const bool is_assert = a.expression && ast.assert_lines.count(a.range.line) > 0;
+    report.ifs.push_back(IfCoverage{a.range, a.is_elif, a.expression, is_assert, a.from, a.arms});
+  }
+  for (const AlignedLoop& l : al.loops) {
+    Provenance from = l.may_exit ? combine(l.from, l.body_from) : l.from;
+    report.loops.push_back(LoopCoverage{l.range, l.is_while, from, l.trips});
+  }
+  std::sort(report.ifs.begin(), report.ifs.end(),
+            [](const IfCoverage& a, const IfCoverage& b) { return by_position(a.range, b.range); });
+  std::sort(
+      report.loops.begin(), report.loops.end(),
+      [](const LoopCoverage& a, const LoopCoverage& b) { return by_position(a.range, b.range); });
+}
+
+// The plain trace of set 0 and the parsed graph on every set.
+void compare_sets(const std::vector<DiffInputSet>& sets, const GraphRun& trace,
+                  const GraphRun& parsed, const DiffOptions& options, DiffReport& report) {
+  for (size_t s = 0; s < sets.size(); ++s) {
+    Agreement a;
+    a.set = s;
+    ValueList p, t;
+    try {
+      p = parsed.run(sets[s].inputs);
+    } catch (const Error& e) {
+      a.agrees = false;
+      a.detail = "the parsed graph failed: " + e.message();
+      report.agreement.push_back(std::move(a));
+      continue;
+    }
+    try {
+      t = trace.run(sets[s].inputs);
+      a.agrees = values_close(t, p, options.rtol, options.atol, &a.detail, &report.output_names);
+    } catch (const Error& e) {
+      a.agrees = false;
+      a.detail = "the trace failed: " + e.message();
+    }
+    report.agreement.push_back(std::move(a));
+  }
+}
+
+// A node the plain trace would not have: its results are unused and it has no effect
+// (what the tracer's own dead-code pass drops: guards, prints, raises, in-place and
+// random ops stay).
+bool removable(const ir::Node& n) {
+  for (const ir::Value* out : n.outputs()) {
+    if (out->has_uses()) return false;
+  }
+  const std::string& k = n.kind();
+  if (k == ir::kind::Guard || k == ir::kind::Print || k == ir::kind::RaiseException) return false;
+  if (k.rfind("prim::", 0) == 0) return true;
+  const bool dunder = k.size() >= 2 && k.compare(k.size() - 2, 2, "__") == 0;
+  if (!dunder && !k.empty() && k.back() == '_') return false;
+  const OpDef* op =
+      OpRegistry::builtin().find_qualified(n.overload().empty() ? k : k + "." + n.overload());
+  return op && !op->is_random;
+}
+
+// The guarded trace made plain (what --no-guards gives): its guards dropped, then
+// what only they used. A trace is one flat block, so one backward pass finds it all.
+void strip_guards(ir::Graph& graph) {
+  ir::Block* top = graph.block();
+  for (ir::Node* n = top->return_node()->prev(); n && n != top->param_node();) {
+    ir::Node* prev = n->prev();
+    if (n->kind() == ir::kind::Guard || removable(*n)) n->destroy();
+    n = prev;
+  }
+}
+
+bool worth_searching(const Finding& f) {
+  if (f.severity != Severity::Lossy) return false;
+  if (f.kind == FindingKind::LostBranch) return true;
+  // Only a trip count from data can change while the shapes stay as given.
+  return f.kind == FindingKind::UnrolledLoop && f.source == Provenance::Data;
+}
+
+}  // namespace
+
+DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
+                        const DiffOptions& options) {
+  if (sets.empty())
+    throw Error("d2s diff needs at least one input set", {}, "pass --inputs IN.yaml");
+  RunOptions run = options.run;
+  std::ostringstream prints;  // what the program prints while traced: in the report, not shown
+  run.out = &prints;
+  run.hooks = nullptr;
+
+  // The trace route. Set 0 with guards (what `d2s trace` writes, to count them), then
+  // made plain; the other sets without guards (the plain torch.jit.trace graph). One
+  // trace per set: tracing is most of a diff's time.
+  std::vector<TraceResult> traces;
+  traces.reserve(sets.size());
+  DiffReport report;
+  for (size_t s = 0; s < sets.size(); ++s) {
+    TraceOptions t;
+    t.run = run;
+    t.guards = s == 0;
+    t.max_nodes = options.max_trace_nodes;
+    traces.push_back(trace_program(program, clone_inputs(sets[s].inputs), t));
+    if (s == 0) {
+      report.traced.guarded_nodes = traces[0].graph->node_count();
+      report.traced.guards = static_cast<size_t>(traces[0].log.guards);
+      strip_guards(*traces[0].graph);
+      report.traced.nodes = traces[0].graph->node_count();
+    }
+  }
+  report.source = program.file();
+  for (const DiffInputSet& set : sets) report.set_labels.push_back(set.label);
+
+  // The parse route, with set 0's tensors as example shapes (dims stay symbolic).
+  LowerOptions lower;
+  lower.entry = run.entry;
+  lower.seed = run.seed;
+  lower.weights = run.weights;
+  lower.training = run.training;
+  for (const auto& [name, v] : sets[0].inputs) {
+    if (!v.is_tensor() || !v.to_tensor().defined()) continue;
+    lower.input_shapes[name] = v.to_tensor().shape();
+    lower.input_dtypes[name] = v.to_tensor().dtype();
+  }
+  LoweredGraph lowered = lower_program(program.file(), lower);
+  report.entry = lowered.graph->entry;
+  report.parsed.nodes = lowered.graph->node_count();
+  for (size_t i = 0; i < lowered.graph->outputs().size(); ++i) {
+    const std::string& name = lowered.graph->outputs()[i]->debug_name();
+    report.output_names.push_back(name.empty() ? "output " + std::to_string(i) : name);
+  }
+
+  std::vector<const TraceLog*> logs;
+  for (const TraceResult& t : traces) logs.push_back(&t.log);
+  const TraceIndex index = index_traces(logs);
+  const AstIndex ast = index_ast(program.module());
+  const Alignment alignment = align(*lowered.graph, index, ast);
+  report.parsed.ifs = alignment.parsed_ifs;
+  report.parsed.loops = alignment.parsed_loops;
+
+  const EntryInfo entry = program.entry(run.entry);
+  FindingInputs in;
+  in.parsed = lowered.graph.get();
+  in.lowered = &lowered;
+  in.logs = &logs;
+  in.traces = &index;
+  in.ast = &ast;
+  in.alignment = &alignment;
+  in.entry = &entry;
+  in.sets = &sets;
+  report.findings = make_findings(in);
+  report.trace_safe = report.lossy_count() == 0;
+  fill_coverage(alignment, ast, report);
+
+  const bool search = options.search &&
+                      std::any_of(report.findings.begin(), report.findings.end(), worth_searching);
+  if (!options.compare && !search) return report;
+  GraphRun parsed(*lowered.graph, lowered, options);
+  std::vector<GraphRun> runs;
+  runs.reserve(traces.size());
+  for (const TraceResult& t : traces) runs.emplace_back(*t.graph, lowered, options);
+  if (options.compare) compare_sets(sets, runs[0], parsed, options, report);
+  if (search) {
+    SearchContext ctx{&program, &options, &sets, &runs, &parsed, &report.output_names};
+    int searches = 0;
+    for (const Finding& f : report.findings) {
+      if (!worth_searching(f) || searches++ >= options.max_searches) continue;
+      report.counterexamples.push_back(search_counterexample(ctx, f));
+    }
+  }
+  return report;
+}
+
+}  // namespace d2s::convert

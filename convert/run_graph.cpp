@@ -1,0 +1,372 @@
+// GraphRunner: binding named inputs and parameters to a graph's inputs, then the
+// executor (run_graph.h).
+#include "convert/run_graph.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace d2s::convert {
+
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "did you mean 'x'? " for a near miss among `names`, or "".
+std::string suggestion(const std::string& word, const std::vector<std::string>& names) {
+  std::string best;
+  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const auto& n : names) {
+    size_t d = edit_distance(word, n);
+    if (d < best_d) best_d = d, best = n;
+  }
+  return best.empty() ? "" : "did you mean '" + best + "'? ";
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// What a value is, for messages: "a float32 tensor of shape [2, 3]", "the int 3".
+std::string describe(const IValue& v) {
+  if (v.is_tensor()) {
+    const Tensor& t = v.to_tensor();
+    return std::string("a ") + dtype_name(t.dtype()) + " tensor of shape " + shape_str(t.shape());
+  }
+  if (v.is_bool() || v.is_int() || v.is_double()) return "the " + v.type_name() + " " + v.repr();
+  if (v.is_none()) return "null";
+  return "a " + v.type_name();
+}
+
+// An example of a value of `type` in the inputs syntax, for hints.
+std::string example_of(const std::string& name, const ir::Type& type) {
+  switch (type.kind) {
+    case ir::TypeKind::Int:
+      return name + ": 3";
+    case ir::TypeKind::Float:
+      return name + ": 0.5";
+    case ir::TypeKind::Bool:
+      return name + ": true";
+    default:
+      break;
+  }
+  std::string shape = "[...]";
+  if (type.is_tensor() && type.shape) {
+    shape = "[";
+    for (size_t i = 0; i < type.shape->size(); ++i) {
+      const ir::Dim& d = (*type.shape)[i];
+      shape += (i ? ", " : "") + (d.is_known() ? std::to_string(d.size) : std::string("N"));
+    }
+    shape += "]";
+  }
+  std::string dtype;
+  if (type.is_tensor() && type.dtype && *type.dtype != DType::Float32) {
+    dtype = std::string(", dtype: ") + dtype_name(*type.dtype);
+  }
+  return name + ": {shape: " + shape + dtype + ", data: [...]}";
+}
+
+// The entry's name in the source for `graph.entry`: a class's forward is run by
+// naming the class.
+std::string entry_name(const std::string& graph_entry) {
+  const std::string suffix = ".forward";
+  if (graph_entry.size() > suffix.size() &&
+      graph_entry.compare(graph_entry.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    return graph_entry.substr(0, graph_entry.size() - suffix.size());
+  }
+  return graph_entry;
+}
+
+// True when the shape `s` fits the declared type's shape (unknown rank or dims and
+// symbols match anything).
+bool shape_fits(const ir::Type& type, const Shape& s) {
+  if (!type.shape) return true;
+  if (type.shape->size() != s.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const ir::Dim& d = (*type.shape)[i];
+    if (d.is_known() && d.size != s[i]) return false;
+  }
+  return true;
+}
+
+SourceRange key_point(const SourceRange& range) {
+  SourceRange r = range;
+  r.len = 1;
+  return r;
+}
+
+}  // namespace
+
+GraphRunner::GraphRunner(const ir::Graph& graph, GraphRunOptions options)
+    : options_(std::move(options)), route_(graph.route) {
+  entry_label_ = "'" + (graph.entry.empty() ? std::string("?") : graph.entry) + "'";
+  resolve_entry(graph);
+  resolve_parameters(graph);
+  generator_ = std::make_unique<Generator>(options_.seed);
+  ExecOptions exec;
+  exec.generator = generator_.get();
+  exec.training = options_.training;
+  exec.out = options_.out;
+  exec.max_loop_iterations = options_.max_loop_iterations;
+  executor_ = std::make_unique<Executor>(graph, exec);
+}
+
+GraphRunner::~GraphRunner() = default;
+
+void GraphRunner::resolve_entry(const ir::Graph& graph) {
+  // The source program tells which inputs are the entry's arguments (with their
+  // defaults) and which are module parameters. A graph file whose program is gone
+  // or no longer has the entry still runs when every input is given.
+  if (graph.source && !graph.entry.empty()) {
+    try {
+      program_ = std::make_shared<Program>(Program::from_source(graph.source));
+      entry_ = program_->entry(entry_name(graph.entry));
+    } catch (const Error&) {
+      program_.reset();
+      entry_.reset();
+    }
+  }
+  std::set<std::string> weight_names;
+  for (const auto& w : options_.weights) weight_names.insert(w.name);
+  for (const auto& p : options_.parameters) weight_names.insert(p.first);
+  for (const ir::Value* in : graph.inputs()) {
+    Slot slot;
+    slot.name = in->debug_name();
+    slot.type = in->type();
+    if (entry_) {
+      auto it = std::find_if(entry_->params.begin(), entry_->params.end(),
+                             [&](const EntryParam& p) { return p.name == slot.name; });
+      slot.role = it == entry_->params.end() ? Role::Parameter : Role::Argument;
+      if (it != entry_->params.end()) slot.default_value = it->default_value;
+    } else {
+      // Without the program: what the weights name, and what no Python parameter can
+      // be called (`lin.weight`), are module parameters.
+      bool param = weight_names.count(slot.name) || slot.name.find('.') != std::string::npos;
+      slot.role = param ? Role::Parameter : Role::Argument;
+    }
+    slots_.push_back(std::move(slot));
+  }
+}
+
+void GraphRunner::resolve_parameters(const ir::Graph& graph) {
+  std::vector<std::string> names;
+  for (Slot& s : slots_) {
+    if (s.role != Role::Parameter) continue;
+    s.param = params_.size();
+    params_.emplace_back(s.name, Tensor());
+    names.push_back(s.name);
+  }
+  auto check_shape = [&](const Slot& s, const Tensor& t, const SourceRange& where) {
+    if (!s.type.is_tensor() || !shape_fits(s.type, t.shape()) ||
+        (s.type.dtype && *s.type.dtype != t.dtype())) {
+      throw Error("weight '" + s.name + "' is " + describe(IValue(t)) +
+                      " but the graph's parameter is " + s.type.str(),
+                  where, "give the parameter's shape (as load_state_dict requires)");
+    }
+  };
+
+  if (!options_.weights.empty()) {
+    // As load_state_dict(strict=True): every weight names a parameter, and every
+    // parameter is given.
+    for (const NamedTensor& w : options_.weights) {
+      auto it = std::find(names.begin(), names.end(), w.name);
+      if (it == names.end()) {
+        throw Error("'" + w.name + "' is not a parameter of the graph " + entry_label_, w.range,
+                    suggestion(w.name, names) + (names.empty()
+                                                     ? "the graph takes no parameters"
+                                                     : "its parameters are: " + join(names)));
+      }
+      const Slot& s = *std::find_if(slots_.begin(), slots_.end(),
+                                    [&](const Slot& x) { return x.name == w.name; });
+      check_shape(s, w.tensor, w.range);
+      params_[s.param].second = w.tensor;
+    }
+    for (const auto& [name, t] : params_) {
+      if (t.defined()) continue;
+      SourceRange where = options_.weights[0].range;
+      where.line = 0;  // the whole file: "w.yaml: error: ..."
+      const Slot& s = *std::find_if(slots_.begin(), slots_.end(),
+                                    [&](const Slot& x) { return x.name == name; });
+      throw Error("the weights file lacks parameter '" + name + "' (" + s.type.str() + ")", where,
+                  "a weights file names every parameter, as load_state_dict(strict=True); "
+                  "d2s run --dump-weights W.yaml writes a complete one");
+    }
+    return;
+  }
+  if (params_.empty()) return;
+
+  std::vector<std::pair<std::string, Tensor>> known = options_.parameters;
+  if (known.empty() && program_ && entry_ && entry_->kind == EntryInfo::Kind::Class) {
+    // Exactly as `d2s run MODEL.py` initialises them: same seed, same training flag;
+    // what __init__ prints is not part of the graph's run.
+    RunOptions run;
+    run.entry = entry_->name;
+    run.seed = options_.seed;
+    run.training = options_.training;
+    std::ostringstream discard;
+    run.out = &discard;
+    program_->prepare(run);
+    known = program_->parameters();
+  }
+  for (const Slot& s : slots_) {
+    if (s.role != Role::Parameter) continue;
+    auto it = std::find_if(known.begin(), known.end(),
+                           [&](const auto& kv) { return kv.first == s.name; });
+    if (it == known.end()) {
+      if (!entry_) {
+        std::string why = graph.source ? "its program '" + graph.source->path() +
+                                             "' cannot be read or lacks the entry"
+                                       : "the graph names no program";
+        throw Error("the graph " + entry_label_ + " takes a parameter '" + s.name + "' (" +
+                        s.type.str() + ") and " + why + ", so its parameters cannot be "
+                        "initialised",
+                    SourceRange(), "give every parameter with --weights W.yaml");
+      }
+      throw Error("the graph " + entry_label_ + " takes an input '" + s.name + "' (" +
+                      s.type.str() + ") that is neither an argument of its entry nor a "
+                      "parameter of its module in " + graph.source->path(),
+                  SourceRange(),
+                  "give the parameter with --weights W.yaml, or convert the program again if "
+                  "it changed since the graph was written");
+    }
+    if (!s.type.is_tensor() || !shape_fits(s.type, it->second.shape())) {
+      throw Error("the module's parameter '" + s.name + "' is " + describe(IValue(it->second)) +
+                      " but the graph takes " + s.type.str(),
+                  SourceRange(),
+                  "the program changed since the graph was written: convert it again, or "
+                  "give --weights");
+    }
+    params_[s.param].second = it->second;
+  }
+}
+
+std::string GraphRunner::slot_label(const Slot& slot) const {
+  return "'" + slot.name + "' (" + slot.type.str() + ")";
+}
+
+IValue GraphRunner::bind_argument(const Slot& slot, const NamedInput& given) const {
+  const IValue& v = given.value;
+  const ir::Type& type = slot.type;
+  auto mismatch = [&](const std::string& why) {
+    return Error("input " + slot_label(slot) + " of the graph " + entry_label_ + " is given " +
+                     describe(v) + (why.empty() ? "" : ": " + why),
+                 key_point(given.range), "give `" + example_of(slot.name, type) + "`");
+  };
+  switch (type.kind) {
+    case ir::TypeKind::Tensor: {
+      if (!v.is_tensor()) throw mismatch("it takes a tensor");
+      const Tensor& t = v.to_tensor();
+      if (type.dtype && *type.dtype != t.dtype()) {
+        throw mismatch(std::string("it takes ") + dtype_name(*type.dtype) + " elements");
+      }
+      // A trace's shapes are its guards' business (exit 1), or nobody's under
+      // --no-guards; a parsed graph states what it accepts.
+      if (route_ != "trace" && !shape_fits(type, t.shape())) {
+        throw mismatch("the shape does not fit");
+      }
+      return IValue(t.clone());
+    }
+    case ir::TypeKind::Int:
+      if (v.is_int()) return v;
+      if (v.is_bool()) return IValue(v.to_int());
+      throw mismatch("it takes an int");
+    case ir::TypeKind::Float:
+      if (v.is_double()) return v;
+      if (v.is_int() || v.is_bool()) return IValue(v.to_double());
+      throw mismatch("it takes a float");
+    case ir::TypeKind::Bool:
+      if (v.is_bool()) return v;
+      throw mismatch("it takes a bool (true or false)");
+    default:
+      return v.is_tensor() ? IValue(v.to_tensor().clone()) : v;
+  }
+}
+
+IValue GraphRunner::run(const InputSet& set) {
+  std::vector<std::string> arg_names;
+  for (const Slot& s : slots_) {
+    if (s.role == Role::Argument) arg_names.push_back(s.name);
+  }
+  for (const NamedInput& in : set.values) {
+    auto it = std::find_if(slots_.begin(), slots_.end(),
+                           [&](const Slot& s) { return s.name == in.name; });
+    if (it != slots_.end() && it->role == Role::Argument) continue;
+    if (it != slots_.end()) {
+      throw Error("'" + in.name + "' is a parameter of the module, not an input of the entry",
+                  key_point(in.range), "give parameters with --weights W.yaml");
+    }
+    bool baked = entry_ && std::any_of(entry_->params.begin(), entry_->params.end(),
+                                       [&](const EntryParam& p) { return p.name == in.name; });
+    if (baked) continue;
+    std::vector<std::string> missing;
+    for (const auto& n : arg_names) {
+      if (!set.find(n)) missing.push_back(n);
+    }
+    std::string near = suggestion(in.name, missing);
+    throw Error("'" + in.name + "' is not an input of the graph " + entry_label_,
+                key_point(in.range),
+                (near.empty() ? suggestion(in.name, arg_names) : near) +
+                    (arg_names.empty() ? "the graph takes no inputs"
+                                       : "its inputs are: " + join(arg_names)));
+  }
+
+  ValueList values;
+  for (const Slot& s : slots_) {
+    if (s.role == Role::Parameter) {
+      values.push_back(IValue(params_[s.param].second.clone()));
+      continue;
+    }
+    if (const NamedInput* in = set.find(s.name)) {
+      values.push_back(bind_argument(s, *in));
+    } else if (s.default_value) {
+      values.push_back(bind_argument(s, NamedInput{s.name, *s.default_value, false, {}}));
+    } else {
+      std::string example = example_of(s.name, s.type);
+      SourceRange where = key_point(set.range);
+      if (!where.file) where = SourceRange();
+      throw Error("this input set has no '" + s.name + "', input " + slot_label(s) +
+                      " of the graph " + entry_label_,
+                  where,
+                  options_.inputs_path.empty()
+                      ? "give --inputs IN.yaml holding `" + example + "`"
+                      : "add `" + example + "` to " + options_.inputs_path);
+    }
+  }
+
+  *generator_ = Generator(options_.seed);
+  ValueList outs = executor_->run(values);
+  if (outs.empty()) return IValue();
+  if (outs.size() == 1) return outs[0];
+  return IValue::tuple(std::move(outs));
+}
+
+IValue GraphRunner::run(const NamedInputs& inputs) {
+  InputSet set;
+  for (const auto& [name, value] : inputs) set.values.push_back(NamedInput{name, value, false, {}});
+  return run(set);
+}
+
+IValue run_graph(const ir::Graph& graph, const NamedInputs& inputs,
+                 const GraphRunOptions& options) {
+  GraphRunner runner(graph, options);
+  return runner.run(inputs);
+}
+
+}  // namespace d2s::convert

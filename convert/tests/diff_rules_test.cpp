@@ -1,0 +1,163 @@
+// The finding rules on small programs written for each rule (diff_findings.cpp).
+#include "convert/tests/diff_test_util.h"
+
+namespace d2s::convert {
+namespace {
+
+using testing::diff_source;
+using testing::find;
+using testing::KindLine;
+using testing::kinds_lines;
+using testing::t;
+
+const char* kHeader = "import torch\nfrom torch import Tensor\n\n\n";  // 4 lines
+
+TEST(DiffRules, SizeUsedByPythonIsShapeSpecialized) {
+  DiffReport r = diff_source(std::string(kHeader) +
+                                 "def f(x: Tensor):\n"          // 5
+                                 "    n = float(x.shape[0])\n"  // 6
+                                 "    return x * n\n",          // 7
+                             {{{"x", t({2, 3}, {1, 2, 3, 4, 5, 6})}}});
+  EXPECT_EQ(kinds_lines(r), (std::vector<KindLine>{{"shape_specialized", 6}}));
+  const Finding* f = find(r, FindingKind::ShapeSpecialized, 6);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->what, "float(x.shape[0])");
+  EXPECT_EQ(f->value.to_double(), 2.0);
+  EXPECT_EQ(f->symbols, std::vector<std::string>{"x_0"});
+  EXPECT_FALSE(r.trace_safe);
+}
+
+TEST(DiffRules, SizesFlowingIntoOpsAndInputShapesAreNotReported) {
+  DiffReport r = diff_source(std::string(kHeader) +
+                                 "def f(x: Tensor):\n"
+                                 "    return x.view(x.size(0), -1) * x.shape[1]\n",
+                             {{{"x", t({2, 3}, {1, 2, 3, 4, 5, 6})}}});
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_TRUE(r.trace_safe);
+}
+
+TEST(DiffRules, ShapeDependentBranch) {
+  DiffReport r = diff_source(std::string(kHeader) +
+                                 "def f(x: Tensor):\n"      // 5
+                                 "    if x.size(0) > 2:\n"  // 6
+                                 "        x = x * 2\n"      // 7
+                                 "    return x\n",
+                             {{{"x", t({2}, {1, 2})}}});
+  const Finding* f = find(r, FindingKind::LostBranch, 6);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->lost, Arm::Then);
+  EXPECT_NE(f->message.find("tensor's size"), std::string::npos) << f->message;
+}
+
+TEST(DiffRules, AssertOnDataIsADroppedSideEffect) {
+  DiffReport r = diff_source(std::string(kHeader) +
+                                 "def f(x: Tensor):\n"                     // 5
+                                 "    assert x.sum() > 0, \"negative\"\n"  // 6
+                                 "    return x + 1\n",
+                             {{{"x", t({2}, {1, 2})}}});
+  EXPECT_EQ(kinds_lines(r), (std::vector<KindLine>{{"dropped_side_effect", 6}}));
+  EXPECT_EQ(r.findings[0].op, "prim::RaiseException");
+  ASSERT_EQ(r.ifs.size(), 1u);
+  EXPECT_TRUE(r.ifs[0].is_assert);
+}
+
+TEST(DiffRules, ScalarInputDecisions) {
+  DiffReport r = diff_source(std::string(kHeader) +
+                                 "def f(x: Tensor, flag: bool):\n"  // 5
+                                 "    if flag:\n"                   // 6
+                                 "        x = x * 2\n"              // 7
+                                 "    return x\n",
+                             {{{"x", t({2}, {1, 2})}, {"flag", IValue(true)}}});
+  EXPECT_EQ(kinds_lines(r), (std::vector<KindLine>{{"baked_value", 5}, {"lost_branch", 6}}));
+  const Finding* f = find(r, FindingKind::LostBranch, 6);
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->message.find("scalar input"), std::string::npos) << f->message;
+  // With both values given, the branch is covered; the input is still baked.
+  r = diff_source(std::string(kHeader) +
+                      "def f(x: Tensor, flag: bool):\n"
+                      "    if flag:\n"
+                      "        x = x * 2\n"
+                      "    return x\n",
+                  {{{"x", t({2}, {1, 2})}, {"flag", IValue(true)}},
+                   {{"x", t({2}, {1, 2})}, {"flag", IValue(false)}}});
+  EXPECT_EQ(kinds_lines(r), (std::vector<KindLine>{{"baked_value", 5}}));
+}
+
+TEST(DiffRules, StoredTruthValueIsBaked) {
+  DiffReport r = diff_source(std::string(kHeader) +
+                                 "def f(x: Tensor):\n"          // 5
+                                 "    b = bool(x.max() > 3)\n"  // 6
+                                 "    if b:\n"                  // 7
+                                 "        x = x + 1\n"
+                                 "    return x\n",
+                             {{{"x", t({2}, {1, 5})}}});
+  const Finding* f = find(r, FindingKind::BakedValue, 6);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->conversion, "bool");
+  EXPECT_TRUE(f->value.to_bool());
+}
+
+TEST(DiffRules, ConstantDecisionsAreNotFindings) {
+  DiffReport r = diff_source(std::string(kHeader) +
+                                 "def f(x: Tensor):\n"       // 5
+                                 "    for i in range(3):\n"  // 6
+                                 "        if i == 0:\n"      // 7
+                                 "            x = x * 2\n"
+                                 "    if x.dim() == 1:\n"  // 9: the rank is fixed
+                                 "        x = x + 1\n"
+                                 "    return x\n",
+                             {{{"x", t({2}, {1, 5})}}});
+  EXPECT_EQ(kinds_lines(r), (std::vector<KindLine>{{"unrolled_loop", 6}}));
+  EXPECT_EQ(r.findings[0].severity, Severity::Info);
+  EXPECT_TRUE(r.trace_safe);
+  EXPECT_TRUE(r.ifs.empty());
+}
+
+TEST(DiffRules, InlinedHelperIsOneFindingAtItsSource) {
+  DiffReport r = diff_source(std::string(kHeader) +
+                                 "def clip(v: Tensor) -> Tensor:\n"  // 5
+                                 "    if v.sum() > 10:\n"            // 6
+                                 "        return v / 2\n"            // 7
+                                 "    return v\n"                    // 8
+                                 "\n"
+                                 "\n"
+                                 "def f(x: Tensor, y: Tensor):\n"  // 11
+                                 "    return clip(x) + clip(y)\n",
+                             {{{"x", t({2}, {1, 2})}, {"y", t({2}, {3, 4})}}});
+  EXPECT_EQ(kinds_lines(r), (std::vector<KindLine>{{"lost_branch", 6}}));
+  EXPECT_EQ(r.findings[0].lost, Arm::Then);
+  EXPECT_EQ(r.findings[0].lost_lines, std::vector<int>{7});
+}
+
+TEST(DiffRules, LoopWithDataDependentBreak) {
+  DiffReport r = diff_source(std::string(kHeader) +
+                                 "def f(x: Tensor):\n"       // 5
+                                 "    for i in range(4):\n"  // 6
+                                 "        x = x * 2\n"
+                                 "        if x.sum() > 10:\n"  // 8
+                                 "            break\n"
+                                 "    return x\n",
+                             {{{"x", t({2}, {1, 1})}}});
+  const Finding* f = find(r, FindingKind::UnrolledLoop, 6);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->source, Provenance::Data);
+  EXPECT_EQ(f->trips, 3);
+  EXPECT_NE(f->message.find("stops early"), std::string::npos) << f->message;
+}
+
+TEST(DiffRules, FindingsAreSortedAndTraceSafeMeansNoLossy) {
+  DiffReport r = diff_source(std::string(kHeader) +
+                                 "def f(x: Tensor):\n"       // 5
+                                 "    for i in range(2):\n"  // 6
+                                 "        x = x + 1\n"
+                                 "    print(x.sum())\n"  // 8
+                                 "    return x\n",
+                             {{{"x", t({2}, {1, 1})}}});
+  EXPECT_EQ(kinds_lines(r),
+            (std::vector<KindLine>{{"unrolled_loop", 6}, {"dropped_side_effect", 8}}));
+  EXPECT_EQ(r.lossy_count(), 1u);
+  EXPECT_FALSE(r.trace_safe);
+}
+
+}  // namespace
+}  // namespace d2s::convert

@@ -1,0 +1,552 @@
+// End-to-end tests of the two routes and graph execution in the d2s program: `d2s
+// parse`, `d2s trace`, `d2s run --mode trace|parse`, `d2s run GRAPH.yaml`, every error
+// they add, and the golden IR text of tests/golden/*.check (FileCheck-style lines).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef D2S_BINARY
+#error "D2S_BINARY must name the built d2s program"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kRoot = D2S_SOURCE_DIR;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string sample(const std::string& name) {
+  return kRoot + "/samples/" + name + ".py";
+}
+std::string sample_inputs(const std::string& name) {
+  return kRoot + "/samples/" + name + ".inputs.yaml";
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+size_t count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+class Routes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("d2s_routes_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path path(const std::string& name) const { return dir_ / name; }
+  std::string file(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name), std::ios::binary) << text;
+    return path(name).string();
+  }
+
+  // Runs d2s with `args` (no shell interpretation of them), in the test's directory.
+  Result d2s(const std::vector<std::string>& args) const {
+    std::string cmd = "cd " + shell_quote(dir_.string()) + " && " + shell_quote(D2S_BINARY);
+    for (const auto& a : args) cmd += " " + shell_quote(a);
+    cmd += " >" + shell_quote((dir_ / ".stdout").string()) + " 2>" +
+           shell_quote((dir_ / ".stderr").string()) + " </dev/null";
+    int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = read_file(dir_ / ".stdout");
+    r.err = read_file(dir_ / ".stderr");
+    fs::remove(dir_ / ".stdout");
+    fs::remove(dir_ / ".stderr");
+    return r;
+  }
+
+  // `d2s run ARGS -o out.yaml` must succeed; returns the outputs file's text.
+  std::string outputs(std::vector<std::string> args) const {
+    fs::remove(path("out.yaml"));
+    args.push_back("-o");
+    args.push_back("out.yaml");
+    Result r = d2s(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return read_file(path("out.yaml"));
+  }
+
+  fs::path dir_;
+};
+
+// ---------------------------------------------------------------------------
+// parse and trace
+
+TEST_F(Routes, ParsePrintsTheGraphWithAnIf) {
+  Result r = d2s({"parse", sample("foo1")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out.rfind("graph(%x : Tensor,", 0), 0u) << r.out;
+  EXPECT_EQ(count(r.out, "prim::If("), 1u) << r.out;
+  EXPECT_TRUE(has(r.out, "aten::square(%y)")) << r.out;
+  EXPECT_FALSE(has(r.out, "prim::Guard")) << r.out;
+}
+
+TEST_F(Routes, ParseWithExampleInputsGivesSymbolicDims) {
+  Result r = d2s({"parse", sample("rnn_cell"), "--inputs", sample_inputs("rnn_cell")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "%x : Tensor[x_0, x_1]")) << r.out;
+  EXPECT_TRUE(has(r.out, "Tensor[w_h_0, prev_h_0] = aten::mm(%w_h")) << r.out;
+}
+
+TEST_F(Routes, TraceOfFoo1HasAGuardAndNoIf) {
+  Result r = d2s({"trace", sample("foo1"), "--inputs", sample_inputs("foo1")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_FALSE(has(r.out, "prim::If")) << r.out;
+  EXPECT_TRUE(has(r.out, "prim::Guard[seen=True, expr=\"x < y\", what=\"bool\"]")) << r.out;
+  EXPECT_TRUE(has(r.out, "aten::add(%x, %y")) << r.out;  // set 0 takes x + y
+  EXPECT_FALSE(has(r.out, "aten::square")) << r.out;
+
+  r = d2s({"trace", sample("foo1"), "--inputs", sample_inputs("foo1"), "--no-guards"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(has(r.out, "prim::Guard")) << r.out;
+  EXPECT_TRUE(has(r.out, "aten::add(%x, %y")) << r.out;
+}
+
+TEST_F(Routes, TraceHelpSaysTheFirstSetIsTraced) {
+  Result r = d2s({"trace", "--help"});
+  ASSERT_EQ(r.code, 0);
+  EXPECT_TRUE(has(r.out, "the first set is traced")) << r.out;
+  EXPECT_TRUE(has(r.out, "--max-trace-nodes")) << r.out;
+  r = d2s({"run", "--help"});
+  for (const char* f : {"--trace-inputs", "--no-guards", "--max-trace-nodes"}) {
+    EXPECT_TRUE(has(r.out, f)) << f;
+  }
+  r = d2s({"parse", "--help"});
+  for (const char* f : {"--inputs", "--weights", "--seed", "--eval"}) EXPECT_TRUE(has(r.out, f)) << f;
+}
+
+TEST_F(Routes, TextOutputFileEqualsStdout) {
+  Result printed = d2s({"parse", sample("foo2")});
+  ASSERT_EQ(printed.code, 0) << printed.err;
+  Result r = d2s({"parse", sample("foo2"), "-o", "g.txt"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(read_file(path("g.txt")), printed.out);
+  r = d2s({"trace", sample("foo2"), "--inputs", sample_inputs("foo2"), "-o", "t.txt"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(count(read_file(path("t.txt")), "aten::add"), 10u);  // unrolled
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    EXPECT_FALSE(has(e.path().filename().string(), ".d2s-tmp")) << e.path();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// graph files
+
+TEST_F(Routes, GraphFilesRunLikeEager) {
+  // foo1's set 0, written as a graph by both routes; then a module with default-
+  // initialised parameters (--seed) and a sample with several outputs, parsed.
+  std::string in = file("in.yaml",
+                        "x: {shape: [1], data: [0.5]}\ny: {shape: [1], data: [1.5]}\n"
+                        "z: {shape: [1], data: [0.0]}\n");
+  std::string eager = outputs({"run", sample("foo1"), "--inputs", in});
+  ASSERT_TRUE(has(eager, "data: [2.0]")) << eager;
+  ASSERT_EQ(d2s({"parse", sample("foo1"), "-o", "parsed.yaml"}).code, 0);
+  ASSERT_EQ(d2s({"trace", sample("foo1"), "--inputs", in, "-o", "traced.yaml"}).code, 0);
+  EXPECT_EQ(outputs({"run", "parsed.yaml", "--inputs", in}), eager);
+  EXPECT_EQ(outputs({"run", "traced.yaml", "--inputs", in}), eager);
+  EXPECT_EQ(outputs({"run", sample("foo1"), "--inputs", in, "--mode", "trace"}), eager);
+  EXPECT_EQ(outputs({"run", sample("foo1"), "--inputs", in, "--mode", "parse"}), eager);
+
+  for (const std::string name : {"mlp", "item_arith"}) {
+    std::string want = outputs({"run", sample(name), "--inputs", sample_inputs(name), "--seed", "3"});
+    Result p = d2s({"parse", sample(name), "--seed", "3", "-o", "g.yaml"});
+    ASSERT_EQ(p.code, 0) << p.err;
+    EXPECT_EQ(outputs({"run", "g.yaml", "--inputs", sample_inputs(name), "--seed", "3"}), want)
+        << name;
+  }
+}
+
+TEST_F(Routes, GraphFileWithWeightsAndDumpWeights) {
+  Result r = d2s({"run", sample("dynamic_model"), "--inputs", sample_inputs("dynamic_model"),
+                  "--seed", "5", "--dump-weights", "w.yaml", "-o", "eager.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = d2s({"parse", sample("dynamic_model"), "-o", "g.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The weights of seed 5, given to a graph made with seed 0, give seed 5's outputs.
+  std::string got = outputs({"run", "g.yaml", "--inputs", sample_inputs("dynamic_model"),
+                             "--weights", "w.yaml", "--dump-weights", "w2.yaml"});
+  EXPECT_EQ(got, read_file(path("eager.yaml")));
+  EXPECT_EQ(read_file(path("w2.yaml")), read_file(path("w.yaml")));
+}
+
+TEST_F(Routes, BadGraphYamlIsLocated) {
+  file("g.yaml",
+       "format: d2s-ir\nversion: 1\nroute: parse\nentry: \"f\"\nsource: null\n"
+       "inputs:\n  - {id: 0, name: \"x\", type: \"Tensor\"}\n"
+       "nodes:\n  - {kind: \"aten::bogus\", inputs: [0], outputs: [{id: 1}], "
+       "loc: {line: 1, col: 1}}\noutputs: [1]\n");
+  file("in.yaml", "x: {shape: [1], data: [1]}\n");
+  Result r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "g.yaml:9:5: error: invalid IR: unknown node kind 'aten::bogus'"))
+      << r.err;
+  EXPECT_EQ(r.out, "");
+  file("g.yaml", "format: d2s-ir\nversion: 1\nroute: [parse\n");
+  r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "g.yaml:")) << r.err;
+}
+
+TEST_F(Routes, GraphInputErrorsPointIntoTheInputsFile) {
+  ASSERT_EQ(d2s({"parse", sample("foo1"), "-o", "g.yaml"}).code, 0);
+  file("in.yaml", "x: {shape: [1], data: [1]}\nyy: {shape: [1], data: [1]}\nz: 3\n");
+  Result r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "in.yaml:2:1: error: 'yy' is not an input of the graph 'foo1'")) << r.err;
+  EXPECT_TRUE(has(r.err, "did you mean 'y'?")) << r.err;
+
+  file("in.yaml", "x: {shape: [1], data: [1]}\ny: {shape: [1], data: [1]}\nz: 3\n");
+  r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "in.yaml:3:1: error: input 'z' (Tensor) of the graph 'foo1' is given "
+                         "the int 3: it takes a tensor"))
+      << r.err;
+
+  file("in.yaml", "x: {shape: [1], data: [1]}\nz: {shape: [1], data: [1]}\n");
+  r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "this input set has no 'y', input 'y' (Tensor) of the graph 'foo1'"))
+      << r.err;
+  EXPECT_TRUE(has(r.err, "add `y: {shape: [...], data: [...]}` to in.yaml")) << r.err;
+}
+
+TEST_F(Routes, GraphParametersNeedTheProgramOrWeights) {
+  file("m.py",
+       "import torch\nimport torch.nn as nn\n\nclass M(nn.Module):\n"
+       "    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(3, 2)\n\n"
+       "    def forward(self, x):\n        return self.lin(x)\n");
+  file("in.yaml", "x: {shape: [1, 3], data: [1, 2, 3]}\n");
+  ASSERT_EQ(d2s({"parse", "m.py", "-o", "g.yaml"}).code, 0);
+  std::string eager = outputs({"run", "m.py", "--inputs", "in.yaml"});
+  EXPECT_EQ(outputs({"run", "g.yaml", "--inputs", "in.yaml"}), eager);
+
+  file("w.yaml", "lin.weight: {shape: [2, 3], fill: zeros}\nlin.bais: {shape: [2], fill: zeros}\n");
+  Result r = d2s({"run", "g.yaml", "--inputs", "in.yaml", "--weights", "w.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "w.yaml:2:1: error: 'lin.bais' is not a parameter of the graph "
+                         "'M.forward'"))
+      << r.err;
+  EXPECT_TRUE(has(r.err, "did you mean 'lin.bias'?")) << r.err;
+
+  fs::remove(path("m.py"));
+  r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "takes a parameter 'lin.weight' (Tensor[2, 3]) and its program 'm.py' "
+                         "cannot be read"))
+      << r.err;
+  EXPECT_TRUE(has(r.err, "hint: give every parameter with --weights W.yaml")) << r.err;
+}
+
+// ---------------------------------------------------------------------------
+// run --mode trace
+
+TEST_F(Routes, TracedGraphFailsItsGuardOnTheOtherPath) {
+  Result r = d2s({"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode", "trace",
+                  "-o", "out.yaml"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(has(r.err, "foo1.py:9:8: error: trace guard failed: 'x < y' was True when traced, "
+                         "is False now (on input set 1)"))
+      << r.err;
+  EXPECT_TRUE(has(r.err, "        if x < y:\n           ^~~~~")) << r.err;
+  EXPECT_TRUE(has(r.err, "hint: this input takes a path the trace did not record")) << r.err;
+  EXPECT_FALSE(fs::exists(path("out.yaml")));
+}
+
+TEST_F(Routes, TraceInputsPicksTheTracedSet) {
+  file("set1.yaml",
+       "x: {shape: [1], data: [2.0]}\ny: {shape: [1], data: [-1.5]}\nz: {shape: [1], data: [0]}\n");
+  // Traced on set 1 (square(y)): set 1 runs, set 0 now fails its guard.
+  std::string ok = outputs({"run", sample("foo1"), "--inputs", "set1.yaml", "--mode", "trace",
+                            "--trace-inputs", "set1.yaml"});
+  EXPECT_TRUE(has(ok, "data: [2.25]")) << ok;
+  Result r = d2s({"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode", "trace",
+                  "--trace-inputs", "set1.yaml"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(has(r.err, "'x < y' was False when traced, is True now (on input set 0)")) << r.err;
+}
+
+TEST_F(Routes, NoGuardsGivesTheTracedBranchSilently) {
+  std::string out = outputs({"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode",
+                             "trace", "--no-guards"});
+  YAML::Node doc = YAML::Load(out);
+  ASSERT_EQ(doc.size(), 2u) << out;
+  // Set 1 has x = 2, y = -1.5: eager gives square(y) = 2.25; the trace of set 0 still
+  // computes the then-branch's x + y.
+  EXPECT_EQ(doc[0]["outputs"][0]["data"][0].as<float>(), 0.5f + 1.5f);
+  EXPECT_EQ(doc[1]["outputs"][0]["data"][0].as<float>(), 2.0f + -1.5f);
+  std::string eager = outputs({"run", sample("foo1"), "--inputs", sample_inputs("foo1")});
+  EXPECT_EQ(YAML::Load(eager)[1]["outputs"][0]["data"][0].as<float>(), 2.25f);
+}
+
+TEST_F(Routes, TraceLimitAndBadTraceInputs) {
+  Result r = d2s({"run", sample("foo2"), "--inputs", sample_inputs("foo2"), "--mode", "trace",
+                  "--max-trace-nodes", "5"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "foo2.py:")) << r.err;
+  r = d2s({"trace", sample("foo2"), "--inputs", sample_inputs("foo2"), "--max-trace-nodes", "5"});
+  EXPECT_EQ(r.code, 2);
+  r = d2s({"trace", sample("foo2"), "--inputs", sample_inputs("foo2"), "--max-trace-nodes", "0"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "--max-trace-nodes")) << r.err;
+
+  file("t.yaml", "s: {shape: [2], data: [1, 2]}\nq: 1\n");
+  r = d2s({"run", sample("foo2"), "--inputs", sample_inputs("foo2"), "--mode", "trace",
+           "--trace-inputs", "t.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "t.yaml:2:1: error: 'q' is not a parameter of the entry 'foo2'")) << r.err;
+  r = d2s({"run", sample("foo2"), "--inputs", sample_inputs("foo2"), "--mode", "trace",
+           "--trace-inputs", "nope.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "cannot read file 'nope.yaml'")) << r.err;
+}
+
+TEST_F(Routes, ScalarInputsOfATrace) {
+  // Traced with n = 2: n = 5 fails the input's guard; without guards n is baked and
+  // ignored, as torch.jit.trace would.
+  Result r = d2s({"run", sample("scalar_input"), "--inputs", sample_inputs("scalar_input"),
+                  "--mode", "trace"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(has(r.err, "trace guard failed: 'n' was 2 when traced, is 5 now (on input set 1)"))
+      << r.err;
+  std::string plain = outputs({"run", sample("scalar_input"), "--inputs",
+                               sample_inputs("scalar_input"), "--mode", "trace", "--no-guards"});
+  YAML::Node doc = YAML::Load(plain);
+  ASSERT_EQ(doc.size(), 3u);
+  // Every set gets the two steps with alpha 0.5 of set 0.
+  EXPECT_EQ(YAML::Dump(doc[1]), YAML::Dump(doc[0]));
+  EXPECT_EQ(YAML::Dump(doc[2]), YAML::Dump(doc[0]));
+}
+
+// ---------------------------------------------------------------------------
+// run --mode parse on every sample
+
+TEST_F(Routes, ParseModeEqualsEagerOnEverySample) {
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator(kRoot + "/samples")) {
+    if (e.path().extension() != ".py") continue;
+    std::string name = e.path().stem().string();
+    if (!fs::exists(sample_inputs(name))) continue;
+    std::string eager = outputs({"run", sample(name), "--inputs", sample_inputs(name)});
+    std::string parsed =
+        outputs({"run", sample(name), "--inputs", sample_inputs(name), "--mode", "parse"});
+    EXPECT_EQ(parsed, eager) << name;
+    ++n;
+  }
+  EXPECT_GE(n, 19u);
+}
+
+// ---------------------------------------------------------------------------
+// Errors of the new flags and paths
+
+TEST_F(Routes, FlagsThatDoNotApplyAreRefused) {
+  ASSERT_EQ(d2s({"parse", sample("foo1"), "-o", "g.yaml"}).code, 0);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"run", "g.yaml", "--inputs", sample_inputs("foo1"), "--mode", "parse"},
+       "--mode applies to a model program, not to a graph file"},
+      {{"run", "g.yaml", "--inputs", sample_inputs("foo1"), "--entry", "foo1"},
+       "--entry applies to a model program"},
+      {{"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--no-guards"},
+       "--no-guards applies to --mode trace only"},
+      {{"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode", "parse",
+        "--trace-inputs", sample_inputs("foo1")},
+       "--trace-inputs applies to --mode trace only"},
+      {{"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--max-trace-nodes", "9"},
+       "--max-trace-nodes applies to --mode trace only"},
+      {{"run", "g.yaml", "--inputs", sample_inputs("foo1"), "--no-guards"},
+       "--no-guards applies to --mode trace only"},
+  };
+  for (const auto& [args, message] : cases) {
+    Result r = d2s(args);
+    EXPECT_EQ(r.code, 2) << message;
+    EXPECT_TRUE(has(r.err, "d2s: error: " + message)) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+TEST_F(Routes, PicturesOfBothRoutes) {
+  Result r = d2s({"parse", sample("foo1"), "-o", "g.svg"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(read_file(path("g.svg")), "<svg")) << read_file(path("g.svg"));
+  r = d2s({"trace", sample("foo1"), "--inputs", sample_inputs("foo1"), "-o", "g.dot"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(read_file(path("g.dot")), "digraph")) << read_file(path("g.dot"));
+  r = d2s({"trace", sample("foo1"), "--inputs", sample_inputs("foo1"), "-o", "g.jpg"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "unknown extension '.jpg'")) << r.err;
+  EXPECT_FALSE(fs::exists(path("g.jpg")));
+}
+
+TEST_F(Routes, ConversionErrorsAreLocated) {
+  // A program d2s cannot convert: the same located message from both routes.
+  std::string bad = kRoot + "/samples/errors/rnn_textbook.py";
+  for (const std::string cmd : {"parse", "trace"}) {
+    std::vector<std::string> args = {cmd, bad};
+    if (cmd == "trace") {
+      file("in.yaml", "");
+      args.insert(args.end(), {"--inputs", "in.yaml"});
+    }
+    Result r = d2s(args);
+    EXPECT_EQ(r.code, 2) << cmd;
+    EXPECT_TRUE(has(r.err, "rnn_textbook.py:")) << r.err;
+    EXPECT_TRUE(has(r.err, "did you mean 'w_h'?")) << r.err;
+    EXPECT_EQ(r.out, "") << cmd;
+  }
+  // parse --inputs: a key naming no parameter of the entry.
+  file("in.yaml", "x: {shape: [1], data: [1]}\nw: {shape: [1], data: [1]}\n");
+  Result r = d2s({"parse", sample("foo1"), "--inputs", "in.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "in.yaml:2:1: error: 'w' is not a parameter of the entry 'foo1'")) << r.err;
+  // parse --weights: located at the key, as for run.
+  file("w.yaml", "linear1.weight: {shape: [5, 10], fill: zeros}\n");
+  r = d2s({"parse", sample("dynamic_model"), "--weights", "w.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "w.yaml: error: the weights file lacks parameter 'linear1.bias'"))
+      << r.err;
+  // trace: a missing input, and writing over an input.
+  file("in.yaml", "x: {shape: [1], data: [1]}\n");
+  r = d2s({"trace", sample("foo1"), "--inputs", "in.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "this input set has no 'y'")) << r.err;
+  r = d2s({"trace", sample("foo1"), "--inputs", "in.yaml", "-o", "in.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "is one of the command's input files")) << r.err;
+}
+
+// ---------------------------------------------------------------------------
+// Golden IR text: tests/golden/<sample>.check
+
+// FileCheck in miniature over `text`: `# CHECK: s` matches the first later line
+// holding s; `# CHECK-NEXT: s` the very next line; `# CHECK-SAME: s` the rest of
+// the line matched last; `# CHECK-NOT: s` must not appear between the previous match
+// and the next one (or the end). `# ARGS:` lines are the command's extra arguments.
+::testing::AssertionResult file_check(const std::string& text, const std::string& pattern) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  size_t line = 0, col = 0;  // where the next search starts; line is past the last match
+  bool matched = false;
+  std::vector<std::string> nots;
+  auto check_nots = [&](size_t from, size_t to) -> ::testing::AssertionResult {
+    for (const auto& n : nots) {
+      for (size_t i = from; i < to && i < lines.size(); ++i) {
+        if (has(lines[i], n)) {
+          return ::testing::AssertionFailure()
+                 << "CHECK-NOT: '" << n << "' found on line " << i + 1 << ":\n" << text;
+        }
+      }
+    }
+    nots.clear();
+    return ::testing::AssertionSuccess();
+  };
+  std::istringstream pin(pattern);
+  for (std::string p; std::getline(pin, p);) {
+    std::string kind;
+    for (const char* k : {"CHECK-NEXT:", "CHECK-SAME:", "CHECK-NOT:", "CHECK:"}) {
+      if (p.rfind(std::string("# ") + k, 0) == 0) {
+        kind = k;
+        break;
+      }
+    }
+    if (kind.empty()) continue;
+    std::string what = p.substr(2 + kind.size());
+    while (!what.empty() && what.front() == ' ') what.erase(what.begin());
+    if (kind == "CHECK-NOT:") {
+      nots.push_back(what);
+      continue;
+    }
+    size_t found = lines.size(), at = 0;
+    if (kind == "CHECK-SAME:") {
+      if (matched && (at = lines[line - 1].find(what, col)) != std::string::npos) found = line - 1;
+    } else if (kind == "CHECK-NEXT:") {
+      if (matched && line < lines.size() && (at = lines[line].find(what)) != std::string::npos) {
+        found = line;
+      }
+    } else {
+      for (size_t i = line; i < lines.size(); ++i) {
+        if ((at = lines[i].find(what)) != std::string::npos) {
+          found = i;
+          break;
+        }
+      }
+    }
+    if (found == lines.size()) {
+      return ::testing::AssertionFailure() << kind << " '" << what << "' not matched after line "
+                                           << line << " of:\n" << text;
+    }
+    auto r = check_nots(line, found);
+    if (!r) return r;
+    line = found + 1;
+    col = at + what.size();
+    matched = true;
+  }
+  return check_nots(line, lines.size());
+}
+
+TEST_F(Routes, GoldenParsedText) {
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator(kRoot + "/tests/golden")) {
+    if (e.path().extension() != ".check") continue;
+    std::string name = e.path().stem().string();
+    std::string pattern = read_file(e.path());
+    std::vector<std::string> args = {"parse", sample(name)};
+    std::istringstream pin(pattern);
+    for (std::string p; std::getline(pin, p);) {
+      if (p.rfind("# ARGS:", 0) != 0) continue;
+      std::istringstream words(p.substr(7));
+      for (std::string w; words >> w;) args.push_back(w.rfind("samples/", 0) == 0 ? kRoot + "/" + w : w);
+    }
+    Result r = d2s(args);
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    EXPECT_TRUE(file_check(r.out, pattern)) << name;
+    ++n;
+  }
+  EXPECT_GE(n, 4u);
+}
+
+TEST_F(Routes, FileCheckItselfCatchesMismatches) {
+  const std::string text = "a 1\nb 2\nc 3\n";
+  EXPECT_TRUE(file_check(text, "# CHECK: a\n# CHECK-NEXT: b\n# CHECK-SAME: 2\n# CHECK: c"));
+  EXPECT_FALSE(file_check(text, "# CHECK: a\n# CHECK-NEXT: c"));
+  EXPECT_FALSE(file_check(text, "# CHECK: b\n# CHECK: a"));
+  EXPECT_FALSE(file_check(text, "# CHECK: a\n# CHECK-NOT: b\n# CHECK: c"));
+  EXPECT_TRUE(file_check(text, "# CHECK: c\n# CHECK-NOT: 3"));  // the matched line is past
+  EXPECT_TRUE(file_check(text, "# CHECK: c\n# CHECK-NOT: a"));
+  EXPECT_FALSE(file_check(text, "# CHECK: b 2\n# CHECK-SAME: 2"));
+}
+
+}  // namespace

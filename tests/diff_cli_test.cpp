@@ -1,0 +1,241 @@
+// End-to-end tests of `d2s diff` and `d2s check`: the built program on the samples,
+// as a user and a CI job run it (docs/diff.md, docs/ci.md).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef D2S_BINARY
+#error "D2S_BINARY must name the built d2s program"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Runs in the source directory, so that paths read as a user's (samples/foo1.py).
+class DiffCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("d2s_diff_cli_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string tmp(const std::string& name) const { return (dir_ / name).string(); }
+  std::string file(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+    return tmp(name);
+  }
+
+  Outcome d2s(const std::vector<std::string>& args) const {
+    std::string cmd = "cd " + quoted(D2S_SOURCE_DIR) + " && " + quoted(D2S_BINARY);
+    for (const auto& a : args) cmd += " " + quoted(a);
+    cmd += " >" + quoted(tmp(".out")) + " 2>" + quoted(tmp(".err")) + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    Outcome r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(tmp(".out"));
+    r.err = slurp(tmp(".err"));
+    return r;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(DiffCli, TextReportExitsZeroEvenWhenLossy) {
+  Outcome r = d2s({"diff", "samples/foo1.py", "--inputs", "samples/foo1.inputs.yaml"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("samples/foo1.py: TRACE-SAFE BY COVERAGE ONLY", 0), 0u) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+
+  // The first set alone loses the else side; the counterexample comes with it.
+  const std::string first = file("first.yaml",
+                                 "x: {shape: [1], data: [0.5]}\n"
+                                 "y: {shape: [1], data: [1.5]}\n"
+                                 "z: {shape: [1], data: [0.0]}\n");
+  r = d2s({"diff", "samples/foo1.py", "--inputs", first});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("samples/foo1.py: NOT TRACE-SAFE (entry foo1, 1 input set)", 0), 0u)
+      << r.out;
+  EXPECT_TRUE(
+      contains(r.out, "\nsamples/foo1.py:9:5: lost branch (lossy)\n     9 |     if x < y:\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "counterexample: set 0 with x * 10")) << r.out;
+  EXPECT_TRUE(contains(r.out, "d2s run --mode parse")) << r.out;
+
+  // A second --inputs file adds its sets: together they cover both sides.
+  const std::string second = file("second.yaml",
+                                  "x: {shape: [1], data: [2.0]}\n"
+                                  "y: {shape: [1], data: [-1.5]}\n"
+                                  "z: {shape: [1], data: [0.0]}\n");
+  r = d2s({"diff", "samples/foo1.py", "--inputs", first, "--inputs", second, "--format", "json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  YAML::Node j = YAML::Load(r.out);
+  EXPECT_EQ(j["findings"].size(), 0u);
+  EXPECT_EQ(j["input_sets"].size(), 2u);
+  EXPECT_EQ(j["input_sets"][1].as<std::string>(), second + ":1");
+  EXPECT_EQ(j["coverage"]["ifs"][0]["sets"][1].as<std::string>(), "else");
+}
+
+TEST_F(DiffCli, JsonFileAndFormats) {
+  const std::string out = tmp("report.json");
+  Outcome r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml", "-o",
+                   out, "--max-search-tries", "0"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  YAML::Node j = YAML::LoadFile(out);
+  EXPECT_EQ(j["entry"].as<std::string>(), "rnn_cell");
+  EXPECT_TRUE(j["trace_safe"].as<bool>());
+  EXPECT_FALSE(j["agreement"][1]["agrees"].as<bool>());
+
+  r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml", "--format",
+           "json", "-o", tmp("report.txt")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--format json does not match -o")) << r.err;
+  EXPECT_FALSE(fs::exists(tmp("report.txt")));
+
+  r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml", "-o",
+           tmp("report.html")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "not available yet")) << r.err;
+}
+
+TEST_F(DiffCli, BadInputIsExitTwo) {
+  Outcome r = d2s({"diff", "samples/missing.py", "--inputs", "samples/foo1.inputs.yaml"});
+  EXPECT_EQ(r.code, 2);
+  const std::string bad = file("bad.py", "import torch\n\n\ndef f(x):\n    return W_h + x\n");
+  const std::string in = file("in.yaml", "x: {shape: [1], data: [1.0]}\n");
+  r = d2s({"diff", bad, "--inputs", in});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "NameError")) << r.err;
+  r = d2s({"diff", "samples/foo1.py", "--inputs", in});  // y and z missing
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "in.yaml")) << r.err;
+}
+
+TEST_F(DiffCli, CheckExitCodes) {
+  Outcome r = d2s({"check", "samples/mlp.py", "--inputs", "samples/mlp.inputs.yaml"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "PASS samples/mlp.py")) << r.out;
+  EXPECT_TRUE(contains(r.out, "check: 1 model, 1 trace-safe, 0 lossy\n")) << r.out;
+
+  r = d2s({"check", "samples/foo1.py", "--inputs", "samples/foo1.inputs.yaml"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "FAIL samples/foo1.py")) << r.out;
+
+  r = d2s({"check", "samples/print_branch.py", "--inputs", "samples/print_branch.inputs.yaml"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.out, "samples/print_branch.py:10:9: dropped_side_effect (lossy)"))
+      << r.out;
+
+  const std::string bad = file("bad.py", "import torch\n\n\ndef f(x):\n    return W_h + x\n");
+  const std::string in = file("in.yaml", "x: {shape: [1], data: [1.0]}\n");
+  r = d2s({"check", bad, "--inputs", in});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "NameError")) << r.err;
+
+  r = d2s({"check", "samples/mlp.py", "--inputs", "samples/mlp.inputs.yaml", "--format", "html"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "not available yet")) << r.err;
+}
+
+TEST_F(DiffCli, CheckSeveralModels) {
+  // One --inputs per model, in order.
+  Outcome r = d2s({"check", "samples/mlp.py", "samples/shape_loop.py", "samples/foo2.py",
+                   "--inputs", "samples/mlp.inputs.yaml", "--inputs",
+                   "samples/shape_loop.inputs.yaml", "--inputs", "samples/foo2.inputs.yaml"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.out, "check: 3 models, 2 trace-safe, 1 lossy (1 finding)\n")) << r.out;
+  // One file for all.
+  r = d2s({"check", "samples/foo1.py", "samples/foo1.py", "--inputs", "samples/foo1.inputs.yaml"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.out, "check: 2 models")) << r.out;
+  // Otherwise the pairing is ambiguous.
+  r = d2s({"check", "samples/mlp.py", "samples/foo1.py", "samples/foo2.py", "--inputs",
+           "samples/mlp.inputs.yaml", "--inputs", "samples/foo1.inputs.yaml"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "3 models but 2 --inputs files")) << r.err;
+}
+
+TEST_F(DiffCli, CheckGithubAnnotations) {
+  Outcome r = d2s({"check", "samples/print_branch.py", "samples/foo2.py", "--inputs",
+                   "samples/print_branch.inputs.yaml", "--inputs", "samples/foo2.inputs.yaml",
+                   "--format", "github"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  std::istringstream in(r.out);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 5u) << r.out;
+  const std::regex finding(
+      R"(::(warning|notice) file=samples/[a-z_0-9]+\.py,line=[0-9]+,col=[0-9]+,title=d2s [a-z_]+ \((lossy|info)\)::.+)");
+  EXPECT_TRUE(std::regex_match(lines[0], finding)) << lines[0];
+  EXPECT_EQ(lines[0].rfind("::warning file=samples/print_branch.py,line=10,col=9,", 0), 0u);
+  EXPECT_TRUE(std::regex_match(lines[1], finding)) << lines[1];
+  EXPECT_EQ(lines[2].rfind("::warning file=samples/print_branch.py,title=", 0), 0u) << lines[2];
+  EXPECT_EQ(lines[3].rfind("::notice file=samples/foo2.py,line=9,col=5,", 0), 0u) << lines[3];
+  EXPECT_EQ(lines[4], "check: 2 models, 1 trace-safe, 1 lossy (2 findings)");
+}
+
+TEST_F(DiffCli, CheckJUnitFile) {
+  const std::string xml = tmp("check.xml");
+  Outcome r =
+      d2s({"check", "samples/mlp.py", "samples/while_converge.py", "--inputs",
+           "samples/mlp.inputs.yaml", "--inputs", "samples/while_converge.inputs.yaml", "-o", xml});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.out, "check: 2 models, 1 trace-safe, 1 lossy (1 finding)\n");
+  const std::string text = slurp(xml);
+  EXPECT_TRUE(contains(text, "<testsuites name=\"d2s check\" tests=\"2\" failures=\"1\"")) << text;
+  EXPECT_TRUE(contains(text, "<testcase classname=\"d2s.check\" name=\"samples/mlp.py\"")) << text;
+  EXPECT_TRUE(contains(text, "<failure type=\"unrolled_loop\"")) << text;
+  // A real XML parser, where one is installed (Debian's python3 is).
+  if (fs::exists("/usr/bin/python3")) {
+    const std::string cmd =
+        "/usr/bin/python3 -c 'import sys, xml.dom.minidom as m; "
+        "d = m.parse(sys.argv[1]); "
+        "sys.exit(0 if len(d.getElementsByTagName(\"testcase\")) == 2 and "
+        "len(d.getElementsByTagName(\"failure\")) == 2 else 3)' " +
+        quoted(xml);
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << text;
+  }
+  // --format junit to stdout; a JSON file by its extension.
+  r = d2s({"check", "samples/mlp.py", "--inputs", "samples/mlp.inputs.yaml", "--format", "junit"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", 0), 0u);
+  r = d2s(
+      {"check", "samples/mlp.py", "--inputs", "samples/mlp.inputs.yaml", "-o", tmp("check.json")});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(YAML::LoadFile(tmp("check.json"))["passed"].as<bool>());
+}
+
+}  // namespace

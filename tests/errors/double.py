@@ -1,0 +1,5 @@
+import torch
+
+
+def double(x):
+    return x * 2

@@ -1,0 +1,7 @@
+import torch
+
+
+def f(x):
+    while True:
+        x = x + 1
+    return x

@@ -1,0 +1,6 @@
+import torch
+
+
+def f(x):
+    w_h = x * 2
+    return x + W_h

@@ -1,0 +1,6 @@
+import torch
+
+
+def f(x):
+    y = x + 1
+      return y
