@@ -52,9 +52,10 @@ Command setup_parse(CLI::App& app) {
       ->type_name("IN.yaml")
       ->check(extension_validator({".yaml", ".yml"}));
   add_conversion_flags(cmd, &o->flags);
-  add_output_flag(cmd, &o->output, {".yaml", ".yml", ".txt", ".svg", ".png", ".pdf", ".dot"},
-                  "write the graph here instead of printing it: the IR file, the text, or a picture "
-                  "(as d2s render draws it)");
+  add_output_flag(
+      cmd, &o->output, {".yaml", ".yml", ".txt", ".svg", ".png", ".pdf", ".dot"},
+      "write the graph here instead of printing it: the IR file, the text, or a picture "
+      "(as d2s render draws it)");
   return Command{cmd, [o] { return run_parse(*o); }};
 }
 

@@ -54,10 +54,10 @@ void check_flag_combinations(const RunCmd& o, bool graph) {
     }
   }
   if (o.mode != "trace" || graph) {
-    const char* flag = !o.trace_inputs.empty()        ? "--trace-inputs"
-                       : o.trace.no_guards            ? "--no-guards"
+    const char* flag = !o.trace_inputs.empty()       ? "--trace-inputs"
+                       : o.trace.no_guards           ? "--no-guards"
                        : o.max_nodes_option->count() ? "--max-trace-nodes"
-                                                      : nullptr;
+                                                     : nullptr;
     if (flag) refuse(std::string(flag) + " applies to --mode trace only", "add --mode trace");
   }
 }

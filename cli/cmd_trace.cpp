@@ -41,10 +41,10 @@ int run_trace(const TraceCmd& o) {
 
 Command setup_trace(CLI::App& app) {
   auto o = std::make_shared<TraceCmd>();
-  CLI::App* cmd = app.add_subcommand(
-      "trace",
-      "Convert a model program to a graph by running it on example inputs (like "
-      "torch.jit.trace, with guards), and print it as TorchScript-style text");
+  CLI::App* cmd =
+      app.add_subcommand("trace",
+                         "Convert a model program to a graph by running it on example inputs (like "
+                         "torch.jit.trace, with guards), and print it as TorchScript-style text");
   cmd->add_option("MODEL", o->model, "the model program")->required()->type_name("MODEL.py");
   cmd->add_option("--inputs", o->inputs,
                   "the example inputs; with several sets in the file, the first set is traced")
@@ -56,9 +56,10 @@ Command setup_trace(CLI::App& app) {
                 "leave out the prim::Guard checks on baked values (a plain torch.jit.trace "
                 "graph, wrong answers on other paths included)");
   add_max_trace_nodes_flag(cmd, &o->trace.max_nodes);
-  add_output_flag(cmd, &o->output, {".yaml", ".yml", ".txt", ".svg", ".png", ".pdf", ".dot"},
-                  "write the graph here instead of printing it: the IR file, the text, or a picture "
-                  "(as d2s render draws it)");
+  add_output_flag(
+      cmd, &o->output, {".yaml", ".yml", ".txt", ".svg", ".png", ".pdf", ".dot"},
+      "write the graph here instead of printing it: the IR file, the text, or a picture "
+      "(as d2s render draws it)");
   return Command{cmd, [o] { return run_trace(*o); }};
 }
 

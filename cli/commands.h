@@ -84,8 +84,8 @@ RunOptions make_run_options(const ProgramFlags& flags, const std::vector<NamedTe
 // inputs file (or at the parameter in the program when no file was given).
 // With `require_all` false, parameters the set does not give are not an error (the
 // set only gives example shapes).
-NamedInputs bind_inputs(const EntryInfo& entry, const InputSet& set,
-                        const std::string& inputs_path, bool require_all = true);
+NamedInputs bind_inputs(const EntryInfo& entry, const InputSet& set, const std::string& inputs_path,
+                        bool require_all = true);
 
 // program.prepare(opts); a failure caused by the weights file is reported at the
 // offending key of that file rather than with no position.
@@ -99,8 +99,8 @@ void prepare_with_weights(Program& program, const RunOptions& opts,
 // first (so a bad one is reported at its key in W.yaml); `example`, when given,
 // lends its tensors' shapes and dtypes (symbolic dims, docs/ir.md).
 convert::LoweredGraph parse_model(const std::string& model, const ProgramFlags& flags,
-                                  const std::vector<NamedTensor>& weights,
-                                  const InputSet* example, const std::string& example_path);
+                                  const std::vector<NamedTensor>& weights, const InputSet* example,
+                                  const std::string& example_path);
 
 struct TraceFlags {
   bool no_guards = false;

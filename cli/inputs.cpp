@@ -47,8 +47,8 @@ std::string entry_label(const EntryInfo& entry) {
 
 }  // namespace
 
-NamedInputs bind_inputs(const EntryInfo& entry, const InputSet& set,
-                        const std::string& inputs_path, bool require_all) {
+NamedInputs bind_inputs(const EntryInfo& entry, const InputSet& set, const std::string& inputs_path,
+                        bool require_all) {
   std::vector<std::string> names;
   for (const auto& p : entry.params) names.push_back(p.name);
 

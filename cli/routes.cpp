@@ -11,8 +11,8 @@
 namespace d2s::cli {
 
 convert::LoweredGraph parse_model(const std::string& model, const ProgramFlags& flags,
-                                  const std::vector<NamedTensor>& weights,
-                                  const InputSet* example, const std::string& example_path) {
+                                  const std::vector<NamedTensor>& weights, const InputSet* example,
+                                  const std::string& example_path) {
   convert::LowerOptions opts;
   opts.entry = flags.entry;
   opts.seed = flags.seed;

@@ -146,6 +146,10 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   std::vector<TraceResult> traces;
   traces.reserve(sets.size());
   DiffReport report;
+  // A script (<module>) returns nothing, so its plain trace keeps every op: it cannot
+  // be had by dropping what only guards use; it is traced once more instead.
+  const EntryInfo entry = program.entry(run.entry);
+  const bool script = entry.kind == EntryInfo::Kind::Module;
   for (size_t s = 0; s < sets.size(); ++s) {
     TraceOptions t;
     t.run = run;
@@ -155,7 +159,12 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
     if (s == 0) {
       report.traced.guarded_nodes = traces[0].graph->node_count();
       report.traced.guards = static_cast<size_t>(traces[0].log.guards);
-      strip_guards(*traces[0].graph);
+      if (script) {
+        t.guards = false;
+        traces[0] = trace_program(program, clone_inputs(sets[s].inputs), t);
+      } else {
+        strip_guards(*traces[0].graph);
+      }
       report.traced.nodes = traces[0].graph->node_count();
     }
   }
@@ -189,7 +198,6 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   report.parsed.ifs = alignment.parsed_ifs;
   report.parsed.loops = alignment.parsed_loops;
 
-  const EntryInfo entry = program.entry(run.entry);
   FindingInputs in;
   in.parsed = lowered.graph.get();
   in.lowered = &lowered;

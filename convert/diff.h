@@ -7,10 +7,11 @@
 //   std::cout << format_diff_text(report);      // or format_diff_json(report)
 //
 // How it works (docs/diff.md has the user's view):
-//  1. Every input set is traced without guards (the plain torch.jit.trace graph and
-//     its TraceLog: each decision, loop, bake and print), set 0 once more with guards
-//     to count them; the program is lowered once (the parse route), with set 0's
-//     shapes as examples.
+//  1. Every input set is traced: set 0 with guards (to count them, as `d2s trace`
+//     writes it), then made plain by dropping the guards and what only they used; the
+//     others without guards (the plain torch.jit.trace graph). Each trace comes with
+//     its TraceLog: each decision, loop, bake and print. The program is lowered once
+//     (the parse route), with set 0's shapes as examples.
 //  2. Alignment (diff_align.cpp): the parsed graph's If/Loop tree is walked (with an
 //     explicit stack) and each prim::If / prim::Loop is matched to what the traces
 //     did at its source location, through hash maps keyed by line and column, so the

@@ -180,10 +180,15 @@ class FindingMaker {
       }
     }
     f.message = m.str();
-    f.fix = "Keep both sides in the graph: " + std::string(kParseRoute) +
-            ". If both sides compute tensors elementwise, write `torch.where(" +
-            (a.test.empty() ? std::string("cond") : a.test) +
-            ", a, b)` instead of the if, so that a trace keeps both.";
+    const std::string where =
+        "torch.where(" + (a.test.empty() ? std::string("cond") : a.test) + ", a, b)";
+    f.fix = "Keep both sides in the graph: " + std::string(kParseRoute) + ".";
+    if (a.from_input) {
+      f.fix += " Or pass the input as a tensor and choose elementwise with `" + where + "`.";
+    } else if (a.from == Provenance::Data) {
+      f.fix += " If both sides compute tensors elementwise, write `" + where +
+               "` instead of the if, so that a trace keeps both.";
+    }
     out_.push_back(std::move(f));
   }
 

@@ -128,6 +128,10 @@ std::string outputs_lines(const DiffReport& r, const std::string& label, const V
 }
 
 void write_counterexample(std::ostringstream& o, const DiffReport& r, const Counterexample& c) {
+  if (!c.found && c.tries == 0) {
+    o << "  counterexample: none searched (no input to vary)\n";
+    return;
+  }
   if (!c.found) {
     o << "  counterexample: none found in " << plural(static_cast<size_t>(c.tries), "try", "tries")
       << " (inputs of the given shapes: sign flips, scaling, shifts, random draws)\n";

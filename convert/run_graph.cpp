@@ -188,10 +188,10 @@ void GraphRunner::resolve_parameters(const ir::Graph& graph) {
     for (const NamedTensor& w : options_.weights) {
       auto it = std::find(names.begin(), names.end(), w.name);
       if (it == names.end()) {
-        throw Error("'" + w.name + "' is not a parameter of the graph " + entry_label_, w.range,
-                    suggestion(w.name, names) + (names.empty()
-                                                     ? "the graph takes no parameters"
-                                                     : "its parameters are: " + join(names)));
+        throw Error(
+            "'" + w.name + "' is not a parameter of the graph " + entry_label_, w.range,
+            suggestion(w.name, names) + (names.empty() ? "the graph takes no parameters"
+                                                       : "its parameters are: " + join(names)));
       }
       const Slot& s = *std::find_if(slots_.begin(), slots_.end(),
                                     [&](const Slot& x) { return x.name == w.name; });
@@ -235,13 +235,14 @@ void GraphRunner::resolve_parameters(const ir::Graph& graph) {
                                              "' cannot be read or lacks the entry"
                                        : "the graph names no program";
         throw Error("the graph " + entry_label_ + " takes a parameter '" + s.name + "' (" +
-                        s.type.str() + ") and " + why + ", so its parameters cannot be "
-                        "initialised",
+                        s.type.str() + ") and " + why + ", so its parameters cannot be initialised",
                     SourceRange(), "give every parameter with --weights W.yaml");
       }
+      const std::string what =
+          ") that is neither an argument of its entry nor a parameter of "
+          "its module in ";
       throw Error("the graph " + entry_label_ + " takes an input '" + s.name + "' (" +
-                      s.type.str() + ") that is neither an argument of its entry nor a "
-                      "parameter of its module in " + graph.source->path(),
+                      s.type.str() + what + graph.source->path(),
                   SourceRange(),
                   "give the parameter with --weights W.yaml, or convert the program again if "
                   "it changed since the graph was written");

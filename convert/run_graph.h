@@ -53,8 +53,8 @@
 namespace d2s::convert {
 
 struct GraphRunOptions {
-  uint64_t seed = 0;           // random ops; the default initialisation of parameters
-  bool training = true;        // the executor's flag, and the prepared module's
+  uint64_t seed = 0;            // random ops; the default initialisation of parameters
+  bool training = true;         // the executor's flag, and the prepared module's
   std::ostream* out = nullptr;  // where prim::Print writes; null discards
   int64_t max_loop_iterations = Limits{}.max_total_iterations;
   // `--weights`: every parameter by state_dict name; each key's range is where a

@@ -146,7 +146,8 @@ TEST_F(Routes, TraceHelpSaysTheFirstSetIsTraced) {
     EXPECT_TRUE(has(r.out, f)) << f;
   }
   r = d2s({"parse", "--help"});
-  for (const char* f : {"--inputs", "--weights", "--seed", "--eval"}) EXPECT_TRUE(has(r.out, f)) << f;
+  for (const char* f : {"--inputs", "--weights", "--seed", "--eval"})
+    EXPECT_TRUE(has(r.out, f)) << f;
 }
 
 TEST_F(Routes, TextOutputFileEqualsStdout) {
@@ -183,7 +184,8 @@ TEST_F(Routes, GraphFilesRunLikeEager) {
   EXPECT_EQ(outputs({"run", sample("foo1"), "--inputs", in, "--mode", "parse"}), eager);
 
   for (const std::string name : {"mlp", "item_arith"}) {
-    std::string want = outputs({"run", sample(name), "--inputs", sample_inputs(name), "--seed", "3"});
+    std::string want =
+        outputs({"run", sample(name), "--inputs", sample_inputs(name), "--seed", "3"});
     Result p = d2s({"parse", sample(name), "--seed", "3", "-o", "g.yaml"});
     ASSERT_EQ(p.code, 0) << p.err;
     EXPECT_EQ(outputs({"run", "g.yaml", "--inputs", sample_inputs(name), "--seed", "3"}), want)
@@ -233,8 +235,9 @@ TEST_F(Routes, GraphInputErrorsPointIntoTheInputsFile) {
   file("in.yaml", "x: {shape: [1], data: [1]}\ny: {shape: [1], data: [1]}\nz: 3\n");
   r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_TRUE(has(r.err, "in.yaml:3:1: error: input 'z' (Tensor) of the graph 'foo1' is given "
-                         "the int 3: it takes a tensor"))
+  EXPECT_TRUE(has(r.err,
+                  "in.yaml:3:1: error: input 'z' (Tensor) of the graph 'foo1' is given "
+                  "the int 3: it takes a tensor"))
       << r.err;
 
   file("in.yaml", "x: {shape: [1], data: [1]}\nz: {shape: [1], data: [1]}\n");
@@ -258,16 +261,18 @@ TEST_F(Routes, GraphParametersNeedTheProgramOrWeights) {
   file("w.yaml", "lin.weight: {shape: [2, 3], fill: zeros}\nlin.bais: {shape: [2], fill: zeros}\n");
   Result r = d2s({"run", "g.yaml", "--inputs", "in.yaml", "--weights", "w.yaml"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_TRUE(has(r.err, "w.yaml:2:1: error: 'lin.bais' is not a parameter of the graph "
-                         "'M.forward'"))
+  EXPECT_TRUE(has(r.err,
+                  "w.yaml:2:1: error: 'lin.bais' is not a parameter of the graph "
+                  "'M.forward'"))
       << r.err;
   EXPECT_TRUE(has(r.err, "did you mean 'lin.bias'?")) << r.err;
 
   fs::remove(path("m.py"));
   r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_TRUE(has(r.err, "takes a parameter 'lin.weight' (Tensor[2, 3]) and its program 'm.py' "
-                         "cannot be read"))
+  EXPECT_TRUE(has(r.err,
+                  "takes a parameter 'lin.weight' (Tensor[2, 3]) and its program 'm.py' "
+                  "cannot be read"))
       << r.err;
   EXPECT_TRUE(has(r.err, "hint: give every parameter with --weights W.yaml")) << r.err;
 }
@@ -276,11 +281,12 @@ TEST_F(Routes, GraphParametersNeedTheProgramOrWeights) {
 // run --mode trace
 
 TEST_F(Routes, TracedGraphFailsItsGuardOnTheOtherPath) {
-  Result r = d2s({"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode", "trace",
-                  "-o", "out.yaml"});
+  Result r = d2s({"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode", "trace", "-o",
+                  "out.yaml"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_TRUE(has(r.err, "foo1.py:9:8: error: trace guard failed: 'x < y' was True when traced, "
-                         "is False now (on input set 1)"))
+  EXPECT_TRUE(has(r.err,
+                  "foo1.py:9:8: error: trace guard failed: 'x < y' was True when traced, "
+                  "is False now (on input set 1)"))
       << r.err;
   EXPECT_TRUE(has(r.err, "        if x < y:\n           ^~~~~")) << r.err;
   EXPECT_TRUE(has(r.err, "hint: this input takes a path the trace did not record")) << r.err;
@@ -301,8 +307,8 @@ TEST_F(Routes, TraceInputsPicksTheTracedSet) {
 }
 
 TEST_F(Routes, NoGuardsGivesTheTracedBranchSilently) {
-  std::string out = outputs({"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode",
-                             "trace", "--no-guards"});
+  std::string out = outputs(
+      {"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode", "trace", "--no-guards"});
   YAML::Node doc = YAML::Load(out);
   ASSERT_EQ(doc.size(), 2u) << out;
   // Set 1 has x = 2, y = -1.5: eager gives square(y) = 2.25; the trace of set 0 still
@@ -430,7 +436,8 @@ TEST_F(Routes, ConversionErrorsAreLocated) {
   file("in.yaml", "x: {shape: [1], data: [1]}\nw: {shape: [1], data: [1]}\n");
   Result r = d2s({"parse", sample("foo1"), "--inputs", "in.yaml"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_TRUE(has(r.err, "in.yaml:2:1: error: 'w' is not a parameter of the entry 'foo1'")) << r.err;
+  EXPECT_TRUE(has(r.err, "in.yaml:2:1: error: 'w' is not a parameter of the entry 'foo1'"))
+      << r.err;
   // parse --weights: located at the key, as for run.
   file("w.yaml", "linear1.weight: {shape: [5, 10], fill: zeros}\n");
   r = d2s({"parse", sample("dynamic_model"), "--weights", "w.yaml"});
@@ -466,7 +473,8 @@ TEST_F(Routes, ConversionErrorsAreLocated) {
       for (size_t i = from; i < to && i < lines.size(); ++i) {
         if (has(lines[i], n)) {
           return ::testing::AssertionFailure()
-                 << "CHECK-NOT: '" << n << "' found on line " << i + 1 << ":\n" << text;
+                 << "CHECK-NOT: '" << n << "' found on line " << i + 1 << ":\n"
+                 << text;
         }
       }
     }
@@ -505,8 +513,9 @@ TEST_F(Routes, ConversionErrorsAreLocated) {
       }
     }
     if (found == lines.size()) {
-      return ::testing::AssertionFailure() << kind << " '" << what << "' not matched after line "
-                                           << line << " of:\n" << text;
+      return ::testing::AssertionFailure()
+             << kind << " '" << what << "' not matched after line " << line << " of:\n"
+             << text;
     }
     auto r = check_nots(line, found);
     if (!r) return r;
@@ -528,7 +537,8 @@ TEST_F(Routes, GoldenParsedText) {
     for (std::string p; std::getline(pin, p);) {
       if (p.rfind("# ARGS:", 0) != 0) continue;
       std::istringstream words(p.substr(7));
-      for (std::string w; words >> w;) args.push_back(w.rfind("samples/", 0) == 0 ? kRoot + "/" + w : w);
+      for (std::string w; words >> w;)
+        args.push_back(w.rfind("samples/", 0) == 0 ? kRoot + "/" + w : w);
     }
     Result r = d2s(args);
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;

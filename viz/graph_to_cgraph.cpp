@@ -56,14 +56,23 @@ class CaptureErrors {
   agerrlevel_t previous_level_;
 };
 
-// Frees in Graphviz's required order: layout, graph, context.
+// One Graphviz context for the whole process, made on first use (under the mutex) and
+// never freed. Graphviz 2.42's pango plugin caches the last font it looked up in a
+// static variable that points into the context's font dictionary: freeing a context
+// and making another leaves that pointer dangling (valgrind sees the use after free),
+// so contexts are not per call. Loading the plugins once also saves time per picture.
+GVC_t* context() {
+  static GVC_t* gvc = gvContext();
+  return gvc;
+}
+
+// Frees a graph in Graphviz's required order: its layout, then the graph.
 class Session {
  public:
-  Session() : gvc_(gvContext()) {}
+  explicit Session(GVC_t* gvc) : gvc_(gvc) {}
   ~Session() {
     if (graph_ && laid_out_) gvFreeLayout(gvc_, graph_);
     if (graph_) agclose(graph_);
-    if (gvc_) gvFreeContext(gvc_);
   }
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -270,7 +279,7 @@ std::string render_draw_graph(const DrawGraph& graph, Format format) {
   std::lock_guard<std::mutex> lock(graphviz_mutex());
   std::string messages;
   CaptureErrors capture(messages);
-  Session session;
+  Session session(context());
   if (!session.gvc()) throw graphviz_error("start", messages);
   session.set_graph(to_cgraph(graph));
 

@@ -161,3 +161,26 @@ TEST(DiffRules, FindingsAreSortedAndTraceSafeMeansNoLossy) {
 
 }  // namespace
 }  // namespace d2s::convert
+
+namespace d2s::convert {
+namespace {
+
+TEST(DiffRules, ScriptEntry) {
+  DiffReport r = testing::diff_source(
+      "import torch\n\n"
+      "x = torch.ones(3)\n"  // 3
+      "if x.sum() > 2:\n"    // 4
+      "    x = x * 2\n"
+      "print(x)\n",  // 6
+      {{}}, testing::quick(true));
+  EXPECT_EQ(r.entry, "<module>");
+  EXPECT_EQ(testing::kinds_lines(r),
+            (std::vector<testing::KindLine>{{"lost_branch", 4}, {"dropped_side_effect", 6}}));
+  EXPECT_GT(r.traced.nodes, 0u);  // a script's trace keeps every op
+  ASSERT_EQ(r.counterexamples.size(), 1u);
+  EXPECT_FALSE(r.counterexamples[0].found);  // nothing to vary
+  EXPECT_EQ(r.counterexamples[0].tries, 0);
+}
+
+}  // namespace
+}  // namespace d2s::convert

@@ -103,20 +103,24 @@ TEST(RunGraph, ScalarsAreCheckedAndConverted) {
   // An int for a float is accepted, as in Python.
   IValue out = run_graph(*g.graph, {{"x", t({1}, {1})}, {"n", IValue(1)}, {"alpha", IValue(2)}});
   EXPECT_EQ(floats(out.tuple_items()[0]), std::vector<float>{2.0f});
-  auto [msg, code] = error_of(
-      [&] { run_graph(*g.graph, {{"x", t({1}, {1})}, {"n", IValue(1.5)}}); });
+  auto [msg, code] = error_of([&] {
+    run_graph(*g.graph, {{"x", t({1}, {1})}, {"n", IValue(1.5)}});
+  });
   EXPECT_EQ(code, 2);
   EXPECT_TRUE(has(msg, "input 'n' (int) of the graph 'f' is given the float 1.5: it takes an int"))
       << msg;
-  std::tie(msg, code) = error_of(
-      [&] { run_graph(*g.graph, {{"x", t({1}, {1})}, {"n", IValue(1)}, {"flag", IValue(1)}}); });
+  std::tie(msg, code) = error_of([&] {
+    run_graph(*g.graph, {{"x", t({1}, {1})}, {"n", IValue(1)}, {"flag", IValue(1)}});
+  });
   EXPECT_TRUE(has(msg, "input 'flag' (bool)")) << msg;
   EXPECT_TRUE(has(msg, "it takes a bool")) << msg;
 }
 
 TEST(RunGraph, MissingUnknownAndMismatchedInputs) {
   LoweredGraph g = lower_string(kFoo1);
-  auto [msg, code] = error_of([&] { run_graph(*g.graph, {{"x", t({1}, {1})}, {"z", t({1}, {0})}}); });
+  auto [msg, code] = error_of([&] {
+    run_graph(*g.graph, {{"x", t({1}, {1})}, {"z", t({1}, {0})}});
+  });
   EXPECT_EQ(code, 2);
   EXPECT_TRUE(has(msg, "this input set has no 'y', input 'y' (Tensor) of the graph 'foo1'")) << msg;
   EXPECT_TRUE(has(msg, "y: {shape: [...], data: [...]}")) << msg;
@@ -134,9 +138,8 @@ TEST(RunGraph, MissingUnknownAndMismatchedInputs) {
   EXPECT_TRUE(has(msg, "input 'x' (Tensor) of the graph 'foo1' is given the int 1")) << msg;
 
   std::tie(msg, code) = error_of([&] {
-    run_graph(*g.graph, {{"x", IValue(Tensor::from_ints({1}, {1}))},
-                         {"y", t({1}, {1})},
-                         {"z", t({1}, {0})}});
+    run_graph(*g.graph,
+              {{"x", IValue(Tensor::from_ints({1}, {1}))}, {"y", t({1}, {1})}, {"z", t({1}, {0})}});
   });
   EXPECT_TRUE(has(msg, "is given a int64 tensor of shape [1]: it takes float32 elements")) << msg;
 }
@@ -171,8 +174,7 @@ TEST(RunGraph, ModuleParametersAsEagerInitialisesThem) {
     GraphRunner runner(*g.graph, opts);
     ASSERT_EQ(runner.parameters().size(), 2u);
     EXPECT_EQ(runner.parameters()[0].first, "lin.weight");
-    EXPECT_EQ(floats(runner.run(NamedInputs{{"x", t({1, 3}, {1, 2, 3})}})), floats(eager))
-        << seed;
+    EXPECT_EQ(floats(runner.run(NamedInputs{{"x", t({1, 3}, {1, 2, 3})}})), floats(eager)) << seed;
   }
 }
 
@@ -199,8 +201,9 @@ TEST(RunGraph, WeightsAreStrict) {
   GraphRunOptions shape = opts;
   shape.weights[1].tensor = t({3}, {0, 0, 0});
   std::tie(msg, code) = error_of([&] { GraphRunner r(*g.graph, shape); });
-  EXPECT_TRUE(has(msg, "weight 'lin.bias' is a float32 tensor of shape [3] but the graph's "
-                       "parameter is Tensor[2]"))
+  EXPECT_TRUE(has(msg,
+                  "weight 'lin.bias' is a float32 tensor of shape [3] but the graph's "
+                  "parameter is Tensor[2]"))
       << msg;
 
   // A parameter is not an input of the entry.
@@ -222,20 +225,45 @@ TEST(RunGraph, GivenParametersAreUsed) {
 
 TEST(RunGraph, GraphWithoutSourceNeedsWeights) {
   LoweredGraph g = lower_string(kModule);
-  std::unique_ptr<ir::Graph> copy =
-      ir::graph_from_yaml(std::make_shared<const SourceFile>("g.yaml", ir::graph_to_yaml(*g.graph)));
+  std::unique_ptr<ir::Graph> copy = ir::graph_from_yaml(
+      std::make_shared<const SourceFile>("g.yaml", ir::graph_to_yaml(*g.graph)));
   // "model.py" does not exist here: the graph keeps its name, without text.
   ASSERT_TRUE(copy->source && copy->source->text().empty());
   auto [msg, code] = error_of([&] { GraphRunner r(*copy, {}); });
   EXPECT_EQ(code, 2);
-  EXPECT_TRUE(has(msg, "takes a parameter 'lin.weight' (Tensor[2, 3]) and its program "
-                       "'model.py' cannot be read"))
+  EXPECT_TRUE(has(msg,
+                  "takes a parameter 'lin.weight' (Tensor[2, 3]) and its program "
+                  "'model.py' cannot be read"))
       << msg;
   EXPECT_TRUE(has(msg, "--weights")) << msg;
   GraphRunOptions opts;
-  opts.weights = {{"lin.weight", t({2, 3}, {1, 0, 0, 0, 1, 0}), {}}, {"lin.bias", t({2}, {0, 0}), {}}};
+  opts.weights = {{"lin.weight", t({2, 3}, {1, 0, 0, 0, 1, 0}), {}},
+                  {"lin.bias", t({2}, {0, 0}), {}}};
   EXPECT_EQ(floats(run_graph(*copy, {{"x", t({1, 3}, {1, 2, 3})}}, opts)),
             (std::vector<float>{1, 2}));
+}
+
+TEST(RunGraph, ProgramChangedSinceTheGraphWasWritten) {
+  LoweredGraph g = lower_string(kModule, {}, "m.py");
+  std::string renamed = kModule;
+  renamed.replace(renamed.find("self.lin ="), 10, "self.fc =");
+  renamed.replace(renamed.find("self.lin("), 9, "self.fc(");
+  g.graph->source = std::make_shared<const SourceFile>("m.py", renamed);
+  auto [msg, code] = error_of([&] { GraphRunner r(*g.graph, {}); });
+  EXPECT_EQ(code, 2);
+  EXPECT_TRUE(has(msg,
+                  "takes an input 'lin.weight' (Tensor[2, 3]) that is neither an argument "
+                  "of its entry nor a parameter of its module in m.py"))
+      << msg;
+
+  std::string resized = kModule;
+  resized.replace(resized.find("Linear(3, 2)"), 12, "Linear(3, 4)");
+  g.graph->source = std::make_shared<const SourceFile>("m.py", resized);
+  std::tie(msg, code) = error_of([&] { GraphRunner r(*g.graph, {}); });
+  EXPECT_TRUE(has(msg,
+                  "the module's parameter 'lin.weight' is a float32 tensor of shape [4, 3] "
+                  "but the graph takes Tensor[2, 3]"))
+      << msg;
 }
 
 TraceResult trace(const std::string& source, const NamedInputs& inputs, bool guards) {
@@ -252,8 +280,9 @@ TEST(RunGraph, TracedScalarInputsAreGuardedOrBaked) {
   TraceResult guarded = trace(kScalars, traced_on, true);
   IValue out = run_graph(*guarded.graph, {{"x", t({1}, {8})}, {"n", IValue(2)}});
   EXPECT_EQ(floats(out.tuple_items()[0]), std::vector<float>{2.0f});
-  auto [msg, code] =
-      error_of([&] { run_graph(*guarded.graph, {{"x", t({1}, {8})}, {"n", IValue(3)}}); });
+  auto [msg, code] = error_of([&] {
+    run_graph(*guarded.graph, {{"x", t({1}, {8})}, {"n", IValue(3)}});
+  });
   EXPECT_EQ(code, 1);
   EXPECT_TRUE(has(msg, "trace guard failed: 'n' was 2 when traced, is 3 now")) << msg;
 
