@@ -5,43 +5,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/text.h"
 #include "core/yaml_io.h"
 
 namespace d2s::ir {
 
 namespace {
-
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string tensor_element(const Tensor& t, int64_t i) {
   switch (t.dtype()) {
@@ -198,7 +167,7 @@ std::string print_attr_value(const IValue& v) {
   if (v.is_bool()) return v.to_bool() ? "True" : "False";
   if (v.is_int()) return std::to_string(v.to_int());
   if (v.is_double()) return format_float64(v.to_double());
-  if (v.is_string()) return quote(v.to_string());
+  if (v.is_string()) return quote_string(v.to_string());
   if (v.is_tensor()) {
     const Tensor& t = v.to_tensor();
     if (!t.defined()) return "<undefined tensor>";

@@ -7,43 +7,12 @@
 
 #include "core/error.h"
 #include "core/ir_yaml.h"
+#include "core/text.h"
 #include "core/yaml_io.h"
 
 namespace d2s::ir {
 
 namespace {
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string tensor_yaml(const Tensor& t) {
   std::string out = "{dtype: ";
@@ -87,7 +56,7 @@ std::string attr_yaml(const IValue& v) {
   if (v.is_bool()) return std::string("{bool: ") + (v.to_bool() ? "true" : "false") + "}";
   if (v.is_int()) return "{int: " + std::to_string(v.to_int()) + "}";
   if (v.is_double()) return "{float: " + format_float64(v.to_double()) + "}";
-  if (v.is_string()) return "{str: " + quoted(v.to_string()) + "}";
+  if (v.is_string()) return "{str: " + quote_string(v.to_string()) + "}";
   if (v.is_tensor()) {
     if (!v.to_tensor().defined()) {
       throw Error("cannot write an undefined tensor attribute to an IR file");
@@ -126,9 +95,9 @@ class Writer {
     out_ += "# d2s IR file: the graph, its nodes in order with nested blocks (docs/ir.md)\n";
     out_ += "format: d2s-ir\n";
     out_ += "version: " + std::to_string(kIrFileVersion) + "\n";
-    out_ += "route: " + quoted(g_.route) + "\n";
-    out_ += "entry: " + quoted(g_.entry) + "\n";
-    out_ += "source: " + (g_.source ? quoted(source_path_) : std::string("null")) + "\n";
+    out_ += "route: " + quote_string(g_.route) + "\n";
+    out_ += "entry: " + quote_string(g_.entry) + "\n";
+    out_ += "source: " + (g_.source ? quote_string(source_path_) : std::string("null")) + "\n";
     out_ += "inputs:";
     if (g_.inputs().empty()) out_ += " []";
     out_ += "\n";
@@ -147,8 +116,8 @@ class Writer {
       throw Error("internal error: a value is defined twice in the graph being written");
     }
     std::string out = "{id: " + std::to_string(id);
-    if (always_name || !v->debug_name().empty()) out += ", name: " + quoted(v->debug_name());
-    return out + ", type: " + quoted(v->type().str()) + "}";
+    if (always_name || !v->debug_name().empty()) out += ", name: " + quote_string(v->debug_name());
+    return out + ", type: " + quote_string(v->type().str()) + "}";
   }
 
   std::string id_of(const Value* v) const {
@@ -173,7 +142,8 @@ class Writer {
     if (r.len != 1) out += ", len: " + std::to_string(r.len);
     // `file` defaults to the graph's source; null says "no file".
     if (r.file) {
-      if (!g_.source || r.file->path() != source_path_) out += ", file: " + quoted(r.file->path());
+      if (!g_.source || r.file->path() != source_path_)
+        out += ", file: " + quote_string(r.file->path());
     } else if (g_.source) {
       out += ", file: null";
     }
@@ -185,8 +155,8 @@ class Writer {
   // use its own node's outputs.
   std::vector<std::string> fields(const Node* n) {
     std::vector<std::string> f;
-    f.push_back("kind: " + quoted(n->kind()));
-    if (!n->overload().empty()) f.push_back("overload: " + quoted(n->overload()));
+    f.push_back("kind: " + quote_string(n->kind()));
+    if (!n->overload().empty()) f.push_back("overload: " + quote_string(n->overload()));
     if (!n->inputs().empty()) f.push_back("inputs: " + id_list(n->inputs()));
     if (!n->outputs().empty()) {
       std::string o = "outputs: [";
@@ -199,7 +169,7 @@ class Writer {
       std::string a = "attrs: {";
       for (size_t i = 0; i < n->attrs().size(); ++i) {
         if (i) a += ", ";
-        a += quoted(n->attrs()[i].first) + ": " + attr_yaml(n->attrs()[i].second);
+        a += quote_string(n->attrs()[i].first) + ": " + attr_yaml(n->attrs()[i].second);
       }
       f.push_back(a + "}");
     }

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/text.h"
 #include "core/yaml_io.h"
 
 namespace d2s {
@@ -90,40 +91,8 @@ bool plain_safe_key(const std::string& s) {
   return has_alpha;
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::string yaml_key(const std::string& name) {
-  return plain_safe_key(name) ? name : quoted(name);
+  return plain_safe_key(name) ? name : quote_string(name);
 }
 
 // Appends values in YAML flow style, wrapping long lists onto continuation
@@ -138,7 +107,7 @@ class FlowWriter {
     if (v.is_bool()) return raw(v.to_bool() ? "true" : "false");
     if (v.is_int()) return raw(std::to_string(v.to_int()));
     if (v.is_double()) return raw(format_float64(v.to_double()));
-    if (v.is_string()) return raw(quoted(v.to_string()));
+    if (v.is_string()) return raw(quote_string(v.to_string()));
     if (v.is_tuple() || v.is_list()) {
       raw("[");
       bool first = true;

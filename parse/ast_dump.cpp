@@ -4,43 +4,13 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/text.h"
+
 namespace d2s {
 
 namespace {
 
 using namespace ast;
-
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string float_text(double v) {
   char buf[64];
@@ -205,12 +175,12 @@ std::string dump_expr(const Expr& e) {
     case ExprKind::None:
       return "None";
     case ExprKind::Str:
-      return quote(e.as<StrLit>().value);
+      return quote_string(e.as<StrLit>().value);
     case ExprKind::FString: {
       std::string out = "(fstr";
       for (const FStringPart& p : e.as<FString>().parts) {
         if (!p.expr) {
-          out += " " + quote(p.text);
+          out += " " + quote_string(p.text);
           continue;
         }
         out += " {" + dump_expr(*p.expr);
