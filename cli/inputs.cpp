@@ -4,42 +4,11 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "core/text.h"
 
 namespace d2s::cli {
 
 namespace {
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// " — did you mean 'x'?" hint text for a near miss among `names`, or "".
-std::string suggestion(const std::string& word, const std::vector<std::string>& names) {
-  std::string best;
-  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
-  for (const auto& n : names) {
-    size_t d = edit_distance(word, n);
-    if (d < best_d) best_d = d, best = n;
-  }
-  return best.empty() ? "" : "did you mean '" + best + "'? ";
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
 
 std::string entry_label(const EntryInfo& entry) {
   return entry.kind == EntryInfo::Kind::Module ? "<module>" : "'" + entry.name + "'";
@@ -65,12 +34,12 @@ NamedInputs bind_inputs(const EntryInfo& entry, const InputSet& set, const std::
   NamedInputs out;
   for (const auto& in : set.values) {
     if (std::find(names.begin(), names.end(), in.name) == names.end()) {
-      std::string near = suggestion(in.name, missing);
+      std::string near = did_you_mean(in.name, missing);
       throw Error("'" + in.name + "' is not a parameter of the entry " + entry_label(entry),
                   in.range,
-                  (near.empty() ? suggestion(in.name, names) : near) +
+                  (near.empty() ? did_you_mean(in.name, names) : near) +
                       (names.empty() ? "the entry takes no parameters"
-                                     : "its parameters are: " + join(names)));
+                                     : "its parameters are: " + join_names(names)));
     }
     out.emplace_back(in.name, in.value);
   }
@@ -120,10 +89,10 @@ void prepare_with_weights(Program& program, const RunOptions& opts,
       auto it = std::find_if(params.begin(), params.end(),
                              [&](const auto& p) { return p.first == w.name; });
       if (it == params.end()) {
-        throw Error(
-            "'" + w.name + "' is not a parameter of the entry module", w.range,
-            suggestion(w.name, names) + (names.empty() ? "the entry has no parameters"
-                                                       : "its parameters are: " + join(names)));
+        throw Error("'" + w.name + "' is not a parameter of the entry module", w.range,
+                    did_you_mean(w.name, names) +
+                        (names.empty() ? "the entry has no parameters"
+                                       : "its parameters are: " + join_names(names)));
       }
       if (it->second.shape() != w.tensor.shape()) {
         throw Error("weight '" + w.name + "' has shape " + shape_str(w.tensor.shape()) +

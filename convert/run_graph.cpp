@@ -7,42 +7,11 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace d2s::convert {
 
 namespace {
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// "did you mean 'x'? " for a near miss among `names`, or "".
-std::string suggestion(const std::string& word, const std::vector<std::string>& names) {
-  std::string best;
-  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
-  for (const auto& n : names) {
-    size_t d = edit_distance(word, n);
-    if (d < best_d) best_d = d, best = n;
-  }
-  return best.empty() ? "" : "did you mean '" + best + "'? ";
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
 
 // What a value is, for messages: "a float32 tensor of shape [2, 3]", "the int 3".
 std::string describe(const IValue& v) {
@@ -188,10 +157,10 @@ void GraphRunner::resolve_parameters(const ir::Graph& graph) {
     for (const NamedTensor& w : options_.weights) {
       auto it = std::find(names.begin(), names.end(), w.name);
       if (it == names.end()) {
-        throw Error(
-            "'" + w.name + "' is not a parameter of the graph " + entry_label_, w.range,
-            suggestion(w.name, names) + (names.empty() ? "the graph takes no parameters"
-                                                       : "its parameters are: " + join(names)));
+        throw Error("'" + w.name + "' is not a parameter of the graph " + entry_label_, w.range,
+                    did_you_mean(w.name, names) +
+                        (names.empty() ? "the graph takes no parameters"
+                                       : "its parameters are: " + join_names(names)));
       }
       const Slot& s = *std::find_if(slots_.begin(), slots_.end(),
                                     [&](const Slot& x) { return x.name == w.name; });
@@ -320,12 +289,12 @@ IValue GraphRunner::run(const InputSet& set) {
     for (const auto& n : arg_names) {
       if (!set.find(n)) missing.push_back(n);
     }
-    std::string near = suggestion(in.name, missing);
+    std::string near = did_you_mean(in.name, missing);
     throw Error("'" + in.name + "' is not an input of the graph " + entry_label_,
                 key_point(in.range),
-                (near.empty() ? suggestion(in.name, arg_names) : near) +
+                (near.empty() ? did_you_mean(in.name, arg_names) : near) +
                     (arg_names.empty() ? "the graph takes no inputs"
-                                       : "its inputs are: " + join(arg_names)));
+                                       : "its inputs are: " + join_names(arg_names)));
   }
 
   ValueList values;
