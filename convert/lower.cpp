@@ -69,15 +69,6 @@ namespace {
 
 // ------------------------------------------------------------------ globals
 
-std::string dotted(const ast::Expr& e) {
-  if (e.kind == ast::ExprKind::Name) return e.as<ast::Name>().id;
-  if (e.kind == ast::ExprKind::Attribute) {
-    std::string base = dotted(*e.as<ast::Attribute>().value);
-    return base.empty() ? base : base + "." + e.as<ast::Attribute>().attr;
-  }
-  return {};
-}
-
 // A literal (or a tuple of literals) at the top level, usable as a global constant.
 std::optional<IValue> literal_value(const ast::Expr& e) {
   switch (e.kind) {
