@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "convert/run_graph.h"
+#include "core/autograd.h"
 #include "core/file_io.h"
 #include "core/ir_yaml.h"
 
@@ -114,7 +115,6 @@ int run_run(const RunCmd& o) {
     throw Error("-o and --dump-weights name the same file '" + o.output + "'", SourceRange(),
                 "write them to two files");
   }
-  if (o.grad) return not_available("run --grad", "it comes with autograd");
 
   // Read every input before running anything, so a bad file fails fast.
   InputFile inputs;
@@ -135,11 +135,16 @@ int run_run(const RunCmd& o) {
     run.out = &std::cout;
     run.max_loop_iterations = o.flags.max_iterations;
     run.inputs_path = o.inputs;
+    run.grad = o.grad;
     std::unique_ptr<ir::Graph> g = make_graph(o, graph, inputs, weights, run);
     convert::GraphRunner runner(*g, std::move(run));
     for (const auto& [name, t] : runner.parameters()) used_weights.emplace_back(name, t.clone());
     for (size_t i = 0; i < inputs.sets.size(); ++i) {
       results.push_back(RunResult{run_set(runner, inputs, i), std::nullopt});
+      if (o.grad) {
+        results.back().grads =
+            gradients_of_first_output(results.back().value, runner.grad_leaves());
+      }
     }
   } else {
     Program program = Program::load(o.input);
@@ -157,6 +162,16 @@ int run_run(const RunCmd& o) {
         }
       }
       results.push_back(RunResult{program.call_entry(named, opts), std::nullopt});
+      if (o.grad) {
+        // The inputs marked `requires_grad: true`, then the module's parameters.
+        std::vector<std::pair<std::string, Tensor>> leaves;
+        for (const auto& [name, v] : named) {
+          if (v.is_tensor() && v.to_tensor().requires_grad())
+            leaves.emplace_back(name, v.to_tensor());
+        }
+        for (const auto& [name, t] : program.parameters()) leaves.emplace_back(name, t);
+        results.back().grads = gradients_of_first_output(results.back().value, leaves);
+      }
     }
   }
   std::cout.flush();

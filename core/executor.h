@@ -54,6 +54,10 @@ struct ExecStats {
   int64_t instructions = 0;     // instructions executed
   int64_t loop_iterations = 0;  // loop body runs
   size_t peak_live_slots = 0;   // most value slots holding a value at once
+  // Most tensor bytes held by live slots at once, the graph's inputs not counted (a
+  // view counts as its own bytes): with every value freed after its last use, the
+  // liveness lower bound of the memory a run adds to its inputs.
+  size_t peak_tensor_bytes = 0;
 };
 
 class Executor {

@@ -1,6 +1,7 @@
 // Running a plan: the instruction loop, control flow, guards and kernel calls.
 #include <ostream>
 
+#include "core/autograd.h"
 #include "core/error.h"
 #include "core/executor.h"
 #include "core/executor_plan.h"
@@ -58,7 +59,8 @@ class Runner {
         options_(options),
         stats_(stats),
         slots_(plan.num_slots),
-        filled_(plan.num_slots, 0) {
+        filled_(plan.num_slots, 0),
+        slot_bytes_(plan.num_slots, 0) {
     ctx_.generator = options.generator;
     ctx_.training = options.training;
   }
@@ -69,22 +71,41 @@ class Runner {
       throw Error("the graph takes " + std::to_string(top.inputs.size()) + " input(s), got " +
                   std::to_string(inputs.size()));
     }
+    for (const auto& [slot, value] : plan_.static_values) set(slot, value);
     for (size_t i = 0; i < inputs.size(); ++i) set(top.inputs[i], inputs[i]);
+    // The inputs are the caller's memory, held by it for the whole run: the count of
+    // live tensor bytes is what the run itself adds.
+    for (uint32_t s : top.inputs) {
+      live_bytes_ -= slot_bytes_[s];
+      slot_bytes_[s] = 0;
+    }
+    stats_.peak_tensor_bytes = live_bytes_;
     return run_block(0);
   }
 
  private:
+  static size_t tensor_bytes(const IValue& v) {
+    if (!v.is_tensor() || !v.to_tensor().defined()) return 0;
+    return v.to_tensor().impl()->storage->nbytes;
+  }
+
   void set(uint32_t s, IValue v) {
     if (!filled_[s]) {
       filled_[s] = 1;
       if (++live_ > stats_.peak_live_slots) stats_.peak_live_slots = live_;
     }
+    const size_t bytes = tensor_bytes(v);
+    live_bytes_ += bytes - slot_bytes_[s];
+    slot_bytes_[s] = bytes;
+    if (live_bytes_ > stats_.peak_tensor_bytes) stats_.peak_tensor_bytes = live_bytes_;
     slots_[s] = std::move(v);
   }
   void release(uint32_t s) {
     if (!filled_[s]) return;
     filled_[s] = 0;
     --live_;
+    live_bytes_ -= slot_bytes_[s];
+    slot_bytes_[s] = 0;
     slots_[s] = IValue();
   }
 
@@ -262,12 +283,15 @@ class Runner {
   }
 
   void call_kernel(const Instr& ins) {
-    ValueList args;
-    args.reserve(ins.in.size());
+    // One argument vector for every call, so that a call allocates no list; it is
+    // emptied right after, so that it keeps no tensor alive past its last use.
+    ValueList& args = args_;
+    args.clear();
     for (uint32_t s : ins.in) args.push_back(slots_[s]);
     IValue result;
     try {
-      result = invoke(ins, std::move(args));
+      result = invoke(ins, args);
+      args.clear();
     } catch (const Error& e) {
       if (e.range().known() || e.range().file) throw;
       throw Error(e.message(), ins.range, e.hint(), e.exit_code());
@@ -288,7 +312,7 @@ class Runner {
 
   // The kernel call proper: the node's own overload, or the one an earlier run
   // chose for arguments of these kinds, or the first that fits (then remembered).
-  IValue invoke(const Instr& ins, ValueList args) {
+  IValue invoke(const Instr& ins, ValueList& args) {
     KernelRef& k = ins.kernel;
     const std::vector<OpDef>& defs = *k.overloads;
     std::string why;
@@ -298,9 +322,10 @@ class Runner {
         throw Error(short_name(ins.kind) + "(): " + why, ins.range,
                     "the schema is:\n  " + op.schema.str());
       }
-      return op.kernel(ctx_, args);
+      return run_op(op, ctx_, args);
     }
-    std::vector<uint8_t> kinds(args.size());
+    std::vector<uint8_t>& kinds = kinds_;  // reused: no allocation per call
+    kinds.resize(args.size());
     bool simple = true;
     for (size_t i = 0; i < args.size(); ++i) {
       kinds[i] = arg_kind(args[i]);
@@ -309,7 +334,7 @@ class Runner {
     if (k.cached >= 0 && simple && kinds == k.cached_kinds) {
       const size_t c = static_cast<size_t>(k.cached);
       if (bind_in_order(defs[c].schema, *k.specs[c], args, nullptr)) {
-        return defs[c].kernel(ctx_, args);
+        return run_op(defs[c], ctx_, args);
       }
     }
     for (size_t i = 0; i < defs.size(); ++i) {
@@ -317,9 +342,9 @@ class Runner {
       if (!bind_in_order(defs[i].schema, *k.specs[i], trial, nullptr)) continue;
       if (k.cached < 0 && simple && k.cacheable) {
         k.cached = static_cast<int>(i);
-        k.cached_kinds = std::move(kinds);
+        k.cached_kinds = kinds;
       }
-      return defs[i].kernel(ctx_, trial);
+      return run_op(defs[i], ctx_, trial);
     }
     std::string got = "(";
     for (size_t i = 0; i < args.size(); ++i) got += (i ? ", " : "") + args[i].type_name();
@@ -341,7 +366,11 @@ class Runner {
   OpContext ctx_;
   std::vector<IValue> slots_;
   std::vector<uint8_t> filled_;
+  std::vector<size_t> slot_bytes_;  // tensor bytes each slot holds
   size_t live_ = 0;
+  size_t live_bytes_ = 0;
+  ValueList args_;
+  std::vector<uint8_t> kinds_;
 };
 
 }  // namespace exec_detail

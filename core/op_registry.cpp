@@ -3,6 +3,7 @@
 
 #include <exception>
 
+#include "core/autograd.h"
 #include "core/error.h"
 #include "core/kernels.h"
 
@@ -147,7 +148,10 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
   size_t n_positional = 0;
   while (n_positional < n_args && !s.arguments[n_positional].kwarg_only) ++n_positional;
 
-  out->assign(n_args, IValue());
+  // clear + resize, not assign(n, IValue()): GCC 12 -O3 warns (falsely) that the
+  // variant's temporary may be used uninitialized.
+  out->clear();
+  out->resize(n_args);
   std::vector<bool> filled(n_args, false);
   size_t n_direct = std::min(pos.size(), n_positional);
   if (pos.size() > n_positional) {
@@ -224,6 +228,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_linalg(r);
     kernels::register_shape(r);
     kernels::register_nn(r);
+    register_derivatives(r);
     return r;
   }();
   return registry;
@@ -283,7 +288,7 @@ IValue OpRegistry::call(OpContext& ctx, std::string_view base_name, const ValueL
                         const SourceRange& where) const {
   Bound bound = bind(base_name, positional, keywords, where);
   try {
-    return bound.op->kernel(ctx, bound.args);
+    return run_op(*bound.op, ctx, bound.args);
   } catch (const Error& e) {
     if (e.range().known() || e.range().file) throw;
     throw Error(e.message(), where, e.hint(), e.exit_code());
@@ -296,7 +301,7 @@ IValue OpRegistry::call(OpContext& ctx, std::string_view base_name, const ValueL
 }
 
 void OpRegistry::add(std::string_view schema, Kernel kernel, bool is_random) {
-  OpDef def{OpSchema::parse(schema), std::move(kernel), is_random};
+  OpDef def{OpSchema::parse(schema), std::move(kernel), is_random, {}};
   std::vector<OpDef>& defs = ops_[def.schema.name];
   for (const OpDef& d : defs) {
     if (d.schema.overload == def.schema.overload) {
@@ -304,6 +309,18 @@ void OpRegistry::add(std::string_view schema, Kernel kernel, bool is_random) {
     }
   }
   defs.push_back(std::move(def));
+}
+
+void OpRegistry::set_derivative(std::string_view qualified_name, Derivative derivative) {
+  OpDef* def = nullptr;
+  for (auto& [name, defs] : ops_) {
+    for (OpDef& d : defs) {
+      if (d.schema.qualified_name() == qualified_name) def = &d;
+    }
+  }
+  if (!def) throw Error("derivative for unknown operator " + std::string(qualified_name));
+  if (def->derivative) throw Error("derivative of " + std::string(qualified_name) + " set twice");
+  def->derivative = std::move(derivative);
 }
 
 std::vector<std::string> OpRegistry::base_names() const {

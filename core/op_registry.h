@@ -76,10 +76,22 @@ struct OpContext {
 // Kernels throw d2s::Error without a range; callers add the node's location.
 using Kernel = std::function<IValue(OpContext&, const ValueList&)>;
 
+// What a derivative receives (core/autograd.h): the op's bound arguments and result
+// (data only) and the gradient of each float tensor of the result, in order (zeros
+// where none flowed). It returns one value per argument: its gradient (a Tensor; a
+// list of Tensors for a Tensor[] argument), or None where the argument gets none.
+struct GradInputs {
+  const ValueList& args;
+  const IValue& result;
+  const std::vector<Tensor>& grads;
+};
+using Derivative = std::function<ValueList(const GradInputs&)>;
+
 struct OpDef {
   OpSchema schema;
   Kernel kernel;
   bool is_random = false;  // reads the generator: never constant-folded
+  Derivative derivative;   // empty: not differentiable (core/derivatives_*.cpp)
 };
 
 class OpRegistry {
@@ -109,6 +121,9 @@ class OpRegistry {
               const SourceRange& where) const;
 
   void add(std::string_view schema, Kernel kernel, bool is_random = false);
+  // Attaches the derivative of an op already added ("aten::max.dim"); throws for an
+  // unknown op or a second derivative.
+  void set_derivative(std::string_view qualified_name, Derivative derivative);
   std::vector<std::string> base_names() const;
 
  private:

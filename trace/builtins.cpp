@@ -76,13 +76,16 @@ ValueList Interpreter::iterate(const IValue& v, const SourceRange& range) {
   if (v.is_tensor()) {
     const Tensor& t = v.to_tensor();
     if (t.dim() == 0) fail("TypeError: iteration over a 0-d tensor", range);
-    IValue n = converted(PyConversion::Len, v, IValue(t.size(0)), range);
-    const int64_t rows = n.is_int() ? n.to_int() : t.size(0);
-    ValueList out;
-    for (int64_t i = 0; i < rows; ++i) {
-      out.push_back(call_op("aten::select", {v, IValue(int64_t{0}), IValue(i)}, {}, range));
+    if (t.size(0) > kMaxSequenceItems) {
+      fail("a tensor of " + std::to_string(t.size(0)) + " rows is too long to make into a sequence",
+           range);
     }
-    return out;
+    // The row count is a Python decision on a size (guarded in a trace); the rows are
+    // x.unbind(0), as Tensor.__iter__ makes them: a trace records aten::unbind and a
+    // prim::ListUnpack of that many rows, as torch.jit.trace does.
+    converted(PyConversion::Len, v, IValue(t.size(0)), range);
+    IValue rows = call_op("aten::unbind", {v, IValue(int64_t{0})}, {}, range);
+    return rows.items();
   }
   if (auto* inst = as_obj<InstanceValue>(v);
       inst && (inst->nn == NnKind::Sequential || inst->nn == NnKind::ModuleList)) {

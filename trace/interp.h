@@ -154,7 +154,7 @@ class Interpreter {
   IValue call_torch(const BuiltinValue& fn, ValueList args, Kwargs kwargs, const SourceRange& range,
                     const ast::Call* site);
   // Python's iteration: the items of a list, tuple, torch.Size, str, range (small),
-  // tensor (rows through aten::select) or nn container.
+  // tensor (rows through aten::unbind, as Tensor.__iter__) or nn container.
   ValueList iterate(const IValue& v, const SourceRange& range);
 
   // Tensor methods d2s knows: its own (item, size, ...) and those op_for_method maps.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <new>
 
+#include "core/autograd.h"
 #include "trace/interp.h"
 
 namespace d2s::interp {
@@ -308,6 +309,14 @@ IValue Interpreter::call_function(const FunctionValue& fn, const IValue* self, V
   frame.locals.resize(info.names.size());
   for (size_t i = 0; i < bound.size(); ++i) frame.locals[i] = std::move(bound[i]);
   CallGuard guard(*this, frame);
+  // @torch.no_grad(): the body runs with grad mode off, as in PyTorch.
+  std::optional<NoGradGuard> no_grad;
+  for (const ast::ExprPtr& d : fn.def->decorators) {
+    const std::string text = text_of(d->range);
+    if (text == "torch.no_grad()" || text == "no_grad()" || text == "torch.inference_mode()") {
+      no_grad.emplace();
+    }
+  }
   if (hooks_) hooks_->on_call_enter(*fn.def, fn.qualname, range);
   Flow flow = exec_block(fn.def->body);
   if (flow == Flow::Break || flow == Flow::Continue) {
@@ -382,7 +391,7 @@ IValue Interpreter::call_op(std::string_view op, ValueList args, Kwargs kwargs,
   OpRegistry::Bound bound = registry_.bind(op, args, kwargs, range);
   IValue result;
   try {
-    result = bound.op->kernel(op_ctx_, bound.args);
+    result = run_op(*bound.op, op_ctx_, bound.args);
   } catch (const Error& e) {
     if (e.range().known() || e.range().file) throw;
     throw Error(e.message(), range, e.hint(), e.exit_code());
@@ -455,12 +464,24 @@ IValue Interpreter::call_tensor_method(const IValue& self, const std::string& na
     return converted(PyConversion::Item, self, py, range);
   }
   if (name == "backward") {
-    std::string receiver = "loss";
-    if (site && site->func->kind == ast::ExprKind::Attribute) {
-      receiver = text_of(site->func->as<ast::Attribute>().value->range);
+    // Autograd (core/autograd.h) on what this run taped; the tracer records nothing.
+    (void)site;
+    ValueList a = bind_args("Tensor.backward",
+                            {{"gradient", IValue()},
+                             {"retain_graph", IValue()},
+                             {"create_graph", IValue(false)},
+                             {"inputs", IValue()}},
+                            std::move(args), std::move(kwargs), range);
+    if (!a[0].is_none() && !a[0].is_tensor()) {
+      fail("TypeError: backward(): gradient must be a Tensor, not " + py_type_name(a[0]), range);
     }
-    fail(receiver + ".backward() is not supported yet (gradients come with a later d2s version)",
-         range, "d2s converts the forward computation; remove the backward() call");
+    try {
+      backward(t, a[0].is_tensor() ? a[0].to_tensor() : Tensor());
+    } catch (const Error& e) {
+      if (e.range().known() || e.range().file) throw;
+      throw Error(e.message(), range, e.hint(), e.exit_code());
+    }
+    return IValue();
   }
   if (name == "requires_grad_") {
     ValueList a = bind_args("Tensor.requires_grad_", {{"requires_grad", IValue(true)}},
@@ -468,7 +489,11 @@ IValue Interpreter::call_tensor_method(const IValue& self, const std::string& na
     std::optional<IValue> flag = to_number(a[0], PyConversion::Scalar, range);
     if (!flag || !flag->is_bool()) fail("TypeError: requires_grad_() takes a bool", range);
     Tensor handle = t;
-    handle.set_requires_grad(flag->to_bool());
+    try {
+      set_requires_grad(handle, flag->to_bool());
+    } catch (const Error& e) {
+      throw Error(e.message(), range, e.hint(), e.exit_code());
+    }
     return self;
   }
   if (name == "size" && args.empty() && kwargs.empty()) {

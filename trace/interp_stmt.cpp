@@ -171,11 +171,12 @@ Flow Interpreter::exec_for(const ast::For& s) {
       IValue item = iterable.list_items()[i];
       if (step(item)) break;
     }
-  } else if (iterable.is_tensor()) {
-    // `for row in x`: the row count is a shape-derived Python decision; each row is
-    // aten::select(x, 0, i), as TorchScript lowers it.
+  } else if (iterable.is_tensor() && iterable.to_tensor().dim() > 0 &&
+             iterable.to_tensor().size(0) > limits_.max_loop_iterations) {
+    // `for row in x` over more rows than a loop may run: row by row (aten::select), so
+    // that the iteration limit stops the loop before every row exists. (Fewer rows go
+    // through iterate(): x.unbind(0), as Tensor.__iter__ and torch.jit.trace do.)
     const Tensor& t = iterable.to_tensor();
-    if (t.dim() == 0) fail("TypeError: iteration over a 0-d tensor", s.iter->range);
     IValue n = converted(PyConversion::Len, iterable, IValue(t.size(0)), s.iter->range);
     const int64_t rows = n.is_int() ? n.to_int() : t.size(0);
     for (int64_t i = 0; i < rows; ++i) {

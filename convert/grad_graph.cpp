@@ -1,0 +1,350 @@
+// The static backward graph: reverse-mode differentiation of the IR, per block.
+#include "convert/grad_graph.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/error.h"
+#include "core/ir_verify.h"
+#include "core/op_registry.h"
+
+namespace d2s::convert {
+
+namespace {
+
+using ir::Block;
+using ir::Graph;
+using ir::Node;
+using ir::Type;
+using ir::Value;
+namespace kind = ir::kind;
+
+bool maybe_float_tensor(const Value* v) {
+  const Type& t = v->type();
+  if (t.kind == ir::TypeKind::Any) return true;
+  return t.is_tensor() && (!t.dtype || *t.dtype == DType::Float32);
+}
+
+bool differentiable(const std::string& aten_kind) {
+  return !OpRegistry::builtin().overloads("grad::" + aten_kind.substr(6)).empty();
+}
+
+// Which values depend on a float tensor input of the graph (they may need a
+// gradient). A forward walk; nested blocks are visited with an explicit stack.
+std::unordered_set<const Value*> values_needing_grad(const Graph& g) {
+  std::unordered_set<const Value*> need;
+  for (const Value* in : g.inputs()) {
+    if (maybe_float_tensor(in)) need.insert(in);
+  }
+  // Nodes in program order; a node's blocks are walked before the node's outputs are
+  // decided, so an If's outputs see what its arms computed.
+  struct Frame {
+    const Block* block;
+    Node* cur;
+  };
+  std::vector<Frame> stack = {{g.block(), g.block()->param_node()->next()}};
+  std::vector<Node*> owners;
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.cur == f.block->return_node()) {
+      const Block* done = f.block;
+      stack.pop_back();
+      if (Node* owner = done->owning_node()) {
+        // After the last block of a node: its outputs.
+        if (done == owner->blocks().back()) {
+          for (size_t i = 0; i < owner->outputs().size(); ++i) {
+            for (const Block* b : owner->blocks()) {
+              const size_t k = owner->kind() == kind::Loop ? i + 1 : i;
+              if (k < b->outputs().size() && need.count(b->outputs()[k])) {
+                need.insert(owner->output(i));
+              }
+            }
+            if (owner->kind() == kind::Loop && need.count(owner->input(i + 2))) {
+              need.insert(owner->output(i));
+            }
+          }
+        }
+      }
+      continue;
+    }
+    Node* n = f.cur;
+    f.cur = n->next();
+    if (n->kind() == kind::Loop) {
+      for (size_t i = 2; i < n->inputs().size(); ++i) {
+        if (need.count(n->input(i))) need.insert(n->blocks()[0]->inputs()[i - 1]);
+      }
+    }
+    if (!n->blocks().empty()) {
+      for (auto it = n->blocks().rbegin(); it != n->blocks().rend(); ++it) {
+        stack.push_back({*it, (*it)->param_node()->next()});
+      }
+      continue;
+    }
+    bool any = std::any_of(n->inputs().begin(), n->inputs().end(),
+                           [&](const Value* v) { return need.count(v) > 0; });
+    if (!any || n->kind() == kind::Constant) continue;
+    // Outputs of ops without a derivative (comparisons, argmax, zeros_like, detach)
+    // carry no gradient, as in PyTorch.
+    if (n->kind().rfind("aten::", 0) == 0 && !differentiable(n->kind())) continue;
+    for (const Value* out : n->outputs()) {
+      if (out->type().kind == ir::TypeKind::Any || out->type().is_tensor() ||
+          out->type().kind == ir::TypeKind::List || out->type().kind == ir::TypeKind::Tuple) {
+        need.insert(out);
+      }
+    }
+  }
+  return need;
+}
+
+class BackwardBuilder {
+ public:
+  BackwardBuilder(Graph& g, std::unordered_set<const Value*> need)
+      : g_(g), need_(std::move(need)) {}
+
+  // Gradients of the values of one scope (the top block, or one arm of a backward If).
+  using Grads = std::unordered_map<const Value*, Value*>;
+
+  // Differentiates the nodes of `nodes` (in program order) backwards, inserting at
+  // the graph's insertion point, given and updating `grads`.
+  void backprop(const std::vector<Node*>& nodes, Grads& grads) {
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+      Node* n = *it;
+      bool has_grad = std::any_of(n->outputs().begin(), n->outputs().end(),
+                                  [&](const Value* v) { return grads.count(v) > 0; });
+      if (!has_grad) continue;
+      const std::string& k = n->kind();
+      if (k == kind::If) {
+        backprop_if(n, grads);
+      } else if (k == kind::Loop) {
+        throw Error("d2s grad: prim::Loop is not supported yet in a static backward graph",
+                    n->range(),
+                    "use `d2s run --grad`, which differentiates loops at run time, or a trace "
+                    "(its loops are unrolled)");
+      } else if (k == kind::ListUnpack || k == kind::TupleUnpack) {
+        std::vector<Value*> items;
+        for (Value* out : n->outputs()) items.push_back(grad_or_none(out, grads));
+        accumulate(n->input(0), list_of(items, n), grads);
+      } else if (k == kind::ListConstruct || k == kind::TupleConstruct) {
+        Node* unpack =
+            g_.insert(kind::ListUnpack, {grads.at(n->output(0))}, n->inputs().size(), n->range());
+        for (size_t i = 0; i < n->inputs().size(); ++i) {
+          if (need_.count(n->input(i))) accumulate(n->input(i), unpack->output(i), grads);
+        }
+      } else if (k.rfind("aten::", 0) == 0) {
+        backprop_op(n, grads);
+      } else {
+        throw Error("d2s grad: " + k + " is not supported in a static backward graph", n->range());
+      }
+    }
+  }
+
+  void accumulate(const Value* v, Value* g, Grads& grads) {
+    auto it = grads.find(v);
+    if (it == grads.end()) {
+      grads[v] = g;
+      return;
+    }
+    it->second = g_.insert("aten::add", {it->second, g}, 1, g->node()->range())->output();
+    it->second->set_type(Type::tensor(DType::Float32));
+  }
+
+ private:
+  Value* zeros_like(const Value* v, const Node* at) {
+    Value* z = g_.insert("aten::zeros_like", {const_cast<Value*>(v)}, 1, at->range())->output();
+    z->set_type(v->type());
+    return z;
+  }
+
+  Value* none(const Node* at) { return g_.insert_constant(IValue(), at->range()); }
+
+  Value* grad_or_none(const Value* v, const Grads& grads) {
+    auto it = grads.find(v);
+    return it == grads.end() ? none(v->node()) : it->second;
+  }
+
+  Value* list_of(const std::vector<Value*>& items, const Node* at) {
+    Value* l = g_.insert(kind::ListConstruct, items, 1, at->range())->output();
+    l->set_type(Type::list(Type::any()));
+    return l;
+  }
+
+  void backprop_op(Node* n, Grads& grads) {
+    const std::string base = n->kind().substr(6);
+    // Not differentiable (zeros_like, argmax, ...): its result is a constant of the
+    // inputs, as PyTorch treats it; no gradient flows through it.
+    if (!differentiable(n->kind())) return;
+    std::vector<Value*> outs;
+    for (Value* out : n->outputs()) outs.push_back(grad_or_none(out, grads));
+    Value* result = n->outputs().size() == 1
+                        ? n->output(0)
+                        : g_.insert(kind::TupleConstruct, n->outputs(), 1, n->range())->output();
+    Node* back = g_.insert("grad::" + base, {list_of(outs, n), list_of(n->inputs(), n), result}, 1,
+                           n->range());
+    back->output()->set_type(Type::list(Type::any()));
+    Node* unpack = g_.insert(kind::ListUnpack, {back->output()}, n->inputs().size(), n->range());
+    for (size_t i = 0; i < n->inputs().size(); ++i) {
+      const Value* in = n->input(i);
+      if (!need_.count(in) || in->node()->kind() == kind::Constant) continue;
+      unpack->output(i)->set_type(in->type());
+      accumulate(in, unpack->output(i), grads);
+    }
+  }
+
+  // A backward If on the same condition. Each arm recomputes its forward arm (cloned:
+  // the forward arm's values are not visible after the If) and differentiates it; the
+  // arms return the gradients of the outer values either arm uses (zeros where one
+  // does not).
+  void backprop_if(Node* n, Grads& grads) {
+    std::vector<const Value*> outer;
+    std::unordered_set<const Value*> seen;
+    for (Block* arm : n->blocks()) collect_outer_uses(arm, n, outer, seen);
+    Node* bif = g_.insert(kind::If, {n->input(0)}, outer.size(), n->range());
+    for (Block* arm : n->blocks()) {
+      Block* b = bif->add_block();
+      ir::WithInsertPoint at(g_, b);
+      std::unordered_map<const Value*, Value*> map;
+      std::vector<Node*> cloned = clone_nodes(arm, map);
+      Grads arm_grads;
+      for (size_t i = 0; i < n->outputs().size(); ++i) {
+        auto it = grads.find(n->output(i));
+        if (it == grads.end()) continue;
+        const Value* produced = arm->outputs()[i];
+        auto m = map.find(produced);
+        accumulate(m == map.end() ? produced : m->second, it->second, arm_grads);
+      }
+      backprop(cloned, arm_grads);
+      for (const Value* v : outer) {
+        auto it = arm_grads.find(v);
+        Value* gv = it != arm_grads.end() ? it->second : zeros_like(v, n);
+        b->register_output(gv);
+      }
+    }
+    for (size_t i = 0; i < outer.size(); ++i) {
+      bif->output(i)->set_type(outer[i]->type());
+      accumulate(outer[i], bif->output(i), grads);
+    }
+  }
+
+  // Values defined outside `owner` that nodes in `b` (nested blocks included) or its
+  // outputs use and that may need a gradient.
+  void collect_outer_uses(const Block* b, const Node* owner, std::vector<const Value*>& out,
+                          std::unordered_set<const Value*>& seen) {
+    std::vector<const Block*> todo = {b};
+    while (!todo.empty()) {
+      const Block* cur = todo.back();
+      todo.pop_back();
+      auto visit = [&](const Value* v) {
+        if (!need_.count(v) || seen.count(v) || defined_inside(v, owner)) return;
+        seen.insert(v);
+        out.push_back(v);
+      };
+      for (const Node* n : cur->nodes()) {
+        for (const Value* v : n->inputs()) visit(v);
+        for (const Block* inner : n->blocks()) todo.push_back(inner);
+      }
+      for (const Value* v : cur->outputs()) visit(v);
+    }
+  }
+
+  static bool defined_inside(const Value* v, const Node* owner) {
+    for (const Block* b = v->node()->owning_block(); b;) {
+      const Node* o = b->owning_node();
+      if (o == owner) return true;
+      b = o ? o->owning_block() : nullptr;
+    }
+    return false;
+  }
+
+  // Clones a block's nodes at the insertion point; `map` takes the block's values to
+  // their clones. Returns the clones of the block's own nodes, in order.
+  std::vector<Node*> clone_nodes(const Block* from, std::unordered_map<const Value*, Value*>& map) {
+    std::vector<Node*> out;
+    for (const Node* n : from->nodes()) {
+      if (n->kind() == kind::Print) continue;  // printed once, by the forward
+      out.push_back(clone_node(n, map));
+    }
+    return out;
+  }
+
+  Node* clone_node(const Node* n, std::unordered_map<const Value*, Value*>& map) {
+    std::vector<Value*> inputs;
+    for (Value* v : n->inputs()) {
+      auto it = map.find(v);
+      inputs.push_back(it == map.end() ? v : it->second);
+    }
+    Node* c = g_.insert(n->kind(), inputs, n->outputs().size(), n->range());
+    c->set_overload(n->overload());
+    for (const auto& [name, value] : n->attrs()) c->set_attr(name, value);
+    for (size_t i = 0; i < n->outputs().size(); ++i) {
+      c->output(i)->set_type(n->output(i)->type());
+      map[n->output(i)] = c->output(i);
+      if (need_.count(n->output(i))) need_.insert(c->output(i));
+    }
+    for (const Block* b : n->blocks()) {
+      Block* cb = c->add_block();
+      ir::WithInsertPoint at(g_, cb);
+      for (const Value* in : b->inputs()) {
+        Value* ci = cb->add_input();
+        ci->set_type(in->type());
+        map[in] = ci;
+        if (need_.count(in)) need_.insert(ci);
+      }
+      clone_nodes(b, map);
+      for (Value* o : b->outputs()) {
+        auto it = map.find(o);
+        cb->register_output(it == map.end() ? o : it->second);
+      }
+    }
+    return c;
+  }
+
+  Graph& g_;
+  std::unordered_set<const Value*> need_;  // grows with the clones of needing values
+};
+
+}  // namespace
+
+void build_backward_graph(Graph& graph) {
+  if (graph.outputs().empty()) {
+    throw Error("d2s grad: the graph has no outputs, so there is nothing to differentiate",
+                SourceRange(), "return the loss from the entry");
+  }
+  const std::unordered_set<const Value*> need = values_needing_grad(graph);
+  std::vector<Node*> forward;
+  for (Node* n : graph.block()->nodes()) forward.push_back(n);
+  Value* loss = graph.outputs()[0];
+  std::vector<Value*> wrt;
+  for (Value* in : graph.inputs()) {
+    if (maybe_float_tensor(in)) wrt.push_back(in);
+  }
+
+  BackwardBuilder builder(graph, need);
+  BackwardBuilder::Grads grads;
+  const SourceRange at = loss->node()->range();
+  if (need.count(loss)) {
+    // d(sum(loss))/d(loss): ones, which is backward()'s implicit gradient for one element.
+    Value* seed = graph.insert("aten::ones_like", {loss}, 1, at)->output();
+    seed->set_type(Type::tensor(DType::Float32));
+    seed->set_debug_name("grad_" + (loss->debug_name().empty() ? "output" : loss->debug_name()));
+    grads[loss] = seed;
+    builder.backprop(forward, grads);
+  }
+
+  std::vector<Value*> outputs = {loss};
+  for (Value* in : wrt) {
+    auto it = grads.find(in);
+    Value* g =
+        it != grads.end() ? it->second : graph.insert("aten::zeros_like", {in}, 1, at)->output();
+    if (g == in) g = graph.insert("aten::clone", {in}, 1, at)->output();
+    g->set_type(in->type());
+    g->set_debug_name("grad_" + in->debug_name());
+    outputs.push_back(g);
+  }
+  graph.block()->return_node()->remove_all_inputs();
+  for (Value* v : outputs) graph.register_output(v);
+  ir::verify(graph);
+}
+
+}  // namespace d2s::convert

@@ -1,0 +1,350 @@
+// The autograd engine: recording at dispatch, and the iterative backward pass.
+#include "core/autograd.h"
+
+#include <unordered_map>
+
+#include "core/error.h"
+
+namespace d2s {
+
+namespace {
+
+thread_local bool g_grad_mode = true;
+
+bool is_float_tensor(const IValue& v) {
+  return v.is_tensor() && v.to_tensor().defined() && v.to_tensor().dtype() == DType::Float32;
+}
+
+bool any_requires_grad(const ValueList& args) {
+  for (const IValue& a : args) {
+    if (a.is_tensor()) {
+      if (a.to_tensor().requires_grad()) return true;
+    } else if (a.is_list() || a.is_tuple()) {
+      for (const IValue& item : a.items()) {
+        if (item.is_tensor() && item.to_tensor().requires_grad()) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// A tensor handle with the same data and no autograd, so that a node does not keep
+// its own outputs alive through their grad_fn (a cycle) and sees no later history.
+IValue data_only(const IValue& v) {
+  if (v.is_tensor() && v.to_tensor().defined()) return IValue(detached(v.to_tensor()));
+  if (v.is_list() || v.is_tuple()) {
+    ValueList items;
+    items.reserve(v.items().size());
+    for (const IValue& item : v.items()) items.push_back(data_only(item));
+    return v.is_list() ? IValue::list(std::move(items)) : IValue::tuple(std::move(items));
+  }
+  return v;
+}
+
+GradEdge edge_to(const IValue& v) {
+  GradEdge e;
+  if (!v.is_tensor() || !v.to_tensor().requires_grad()) return e;
+  const Tensor& t = v.to_tensor();
+  const auto& meta = t.impl()->autograd;
+  if (meta && meta->grad_fn) {
+    e.fn = meta->grad_fn;
+    e.output_nr = meta->output_nr;
+  } else {
+    e.leaf = t;
+  }
+  return e;
+}
+
+bool is_inplace(const OpDef& op) {
+  const std::string& n = op.schema.name;
+  return n.size() > 1 && n.back() == '_' && n[n.size() - 2] != '_';
+}
+
+// Sets the grad_fn of each float tensor of `result` (the op's result, returned to
+// the caller) to `node`. Tensor handles alias, so marking a copy marks the result.
+void attach(const std::shared_ptr<GradNode>& node, const IValue& result) {
+  size_t k = 0;
+  for (Tensor t : float_tensors_of(result)) {
+    auto meta = std::make_shared<AutogradMeta>();
+    meta->grad_fn = node;
+    meta->output_nr = k++;
+    t.impl()->autograd = std::move(meta);
+    t.set_requires_grad(true);
+  }
+  node->num_outputs = k;
+}
+
+Tensor add_grads(const Tensor& a, const Tensor& b) {
+  if (!a.defined()) return b;
+  NoGradGuard no_grad;
+  OpContext ctx;
+  return OpRegistry::builtin()
+      .call(ctx, "aten::add", {IValue(a), IValue(b)}, {}, SourceRange())
+      .to_tensor();
+}
+
+void accumulate_leaf(const Tensor& leaf, const Tensor& grad) {
+  auto& meta = leaf.impl()->autograd;
+  if (!meta) meta = std::make_shared<AutogradMeta>();
+  if (grad.shape() != leaf.shape()) {
+    throw Error("internal error: gradient of shape " + shape_str(grad.shape()) +
+                " for a leaf of shape " + shape_str(leaf.shape()));
+  }
+  // A fresh tensor: the gradient must not alias a value the program still holds.
+  meta->grad = meta->grad.defined() ? add_grads(meta->grad, grad) : grad.clone();
+}
+
+// Ops whose result never requires grad, whatever their arguments: detach, and the
+// creation ops that only read an argument's shape (zeros_like, ...).
+bool cuts_history(const OpDef& op) {
+  const std::string& n = op.schema.name;
+  return n == "aten::detach" || (n.size() > 5 && n.compare(n.size() - 5, 5, "_like") == 0);
+}
+
+}  // namespace
+
+GradNode::~GradNode() {
+  std::vector<std::shared_ptr<GradNode>> pending;
+  auto take_edges = [&](GradNode& n) {
+    for (auto& arg_edges : n.edges) {
+      for (GradEdge& e : arg_edges) {
+        if (e.fn) pending.push_back(std::move(e.fn));
+      }
+    }
+  };
+  take_edges(*this);
+  while (!pending.empty()) {
+    std::shared_ptr<GradNode> n = std::move(pending.back());
+    pending.pop_back();
+    if (n.use_count() == 1) take_edges(*n);  // the last owner: it dies here, childless
+  }
+}
+
+bool grad_mode_enabled() {
+  return g_grad_mode;
+}
+
+NoGradGuard::NoGradGuard() : previous_(g_grad_mode) {
+  g_grad_mode = false;
+}
+
+NoGradGuard::~NoGradGuard() {
+  g_grad_mode = previous_;
+}
+
+IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
+  if (!g_grad_mode || !any_requires_grad(args)) return op.kernel(ctx, args);
+  if (cuts_history(op)) {
+    IValue result = data_only(op.kernel(ctx, args));
+    for (Tensor t : float_tensors_of(result)) t.set_requires_grad(false);
+    return result;
+  }
+  if (is_inplace(op) && !args.empty() && args[0].is_tensor() &&
+      args[0].to_tensor().requires_grad()) {
+    throw Error(is_leaf(args[0].to_tensor())
+                    ? "RuntimeError: a leaf Variable that requires grad is being used in an "
+                      "in-place operation."
+                    : "an in-place operation (" + op.schema.name +
+                          ") on a tensor that requires grad is not supported by d2s's autograd",
+                SourceRange(), "write it out of place: `x = x + y` instead of `x += y`");
+  }
+  auto node = std::make_shared<GradNode>();
+  node->op = &op;
+  node->args.reserve(args.size());
+  node->edges.resize(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    // An in-place op overwrites self: its derivative needs the value before.
+    const bool overwritten = i == 0 && is_inplace(op) && args[0].is_tensor();
+    node->args.push_back(overwritten ? IValue(args[0].to_tensor().clone()) : data_only(args[i]));
+    if (args[i].is_list() || args[i].is_tuple()) {
+      for (const IValue& item : args[i].items()) node->edges[i].push_back(edge_to(item));
+    } else {
+      node->edges[i].push_back(edge_to(args[i]));
+    }
+  }
+  IValue result = op.kernel(ctx, args);
+  if (float_tensors_of(result).empty()) return result;  // sizes, indices, masks: no grad
+  // An op returning its argument itself (contiguous, cpu on d2s's tensors): the same
+  // tensor, history included, as PyTorch returns self.
+  if (!is_inplace(op) && result.is_tensor() && !args.empty() && args[0].is_tensor() &&
+      result.to_tensor().is_same(args[0].to_tensor())) {
+    return result;
+  }
+  // Results that alias an argument (view, reshape, contiguous) get their own handle:
+  // marking them must not give the argument a grad_fn.
+  result = data_only(result);
+  node->result = data_only(result);
+  attach(node, result);
+  return result;
+}
+
+std::vector<Tensor> float_tensors_of(const IValue& v) {
+  std::vector<Tensor> out;
+  if (is_float_tensor(v)) {
+    out.push_back(v.to_tensor());
+  } else if (v.is_list() || v.is_tuple()) {
+    for (const IValue& item : v.items()) {
+      if (is_float_tensor(item)) out.push_back(item.to_tensor());
+    }
+  }
+  return out;
+}
+
+Tensor grad_of(const Tensor& t) {
+  if (!t.defined() || !t.impl()->autograd) return Tensor();
+  return t.impl()->autograd->grad;
+}
+
+bool is_leaf(const Tensor& t) {
+  return !t.defined() || !t.impl()->autograd || !t.impl()->autograd->grad_fn;
+}
+
+void set_requires_grad(Tensor& t, bool on) {
+  if (!is_leaf(t)) {
+    if (on) return;
+    throw Error(
+        "RuntimeError: you can only change requires_grad flags of leaf variables. If you want "
+        "to use a computed variable in a subgraph that doesn't require differentiation use "
+        "var_no_grad = var.detach().");
+  }
+  if (on && t.dtype() != DType::Float32) {
+    throw Error("RuntimeError: only Tensors of floating point dtype can require gradients");
+  }
+  t.set_requires_grad(on);
+}
+
+Tensor detached(const Tensor& t) {
+  return t.view_as_shape(t.shape());
+}
+
+void clear_grad(Tensor& t) {
+  if (t.defined() && t.impl()->autograd) t.impl()->autograd->grad = Tensor();
+}
+
+std::vector<std::pair<std::string, IValue>> gradients_of_first_output(
+    const IValue& outputs, const std::vector<std::pair<std::string, Tensor>>& leaves) {
+  const IValue first =
+      outputs.is_tuple() && !outputs.tuple_items().empty() ? outputs.tuple_items()[0] : outputs;
+  if (!first.is_tensor() || first.to_tensor().dtype() != DType::Float32 ||
+      first.to_tensor().numel() != 1) {
+    std::string got = first.is_tensor()
+                          ? std::string("a ") + dtype_name(first.to_tensor().dtype()) +
+                                " tensor of shape " + shape_str(first.to_tensor().shape())
+                          : "a " + first.type_name();
+    throw Error(
+        "--grad needs the first output to be a float tensor of one element (a loss), "
+        "but it is " +
+            got,
+        SourceRange(), "return the loss first, e.g. `return loss, out`");
+  }
+  for (const auto& [name, leaf] : leaves) {
+    Tensor t = leaf;
+    clear_grad(t);
+  }
+  if (first.to_tensor().requires_grad()) backward(first.to_tensor());
+  std::vector<std::pair<std::string, IValue>> out;
+  for (const auto& [name, leaf] : leaves) {
+    Tensor g = grad_of(leaf);
+    out.emplace_back(name, g.defined() ? IValue(g) : IValue());
+  }
+  return out;
+}
+
+void backward(const Tensor& root, const Tensor& grad) {
+  if (!root.defined() || !root.requires_grad()) {
+    throw Error(
+        "RuntimeError: element 0 of tensors does not require grad and does not have a "
+        "grad_fn",
+        SourceRange(),
+        "mark an input with requires_grad=True (requires_grad: true in the inputs file)");
+  }
+  Tensor seed = grad;
+  if (!seed.defined()) {
+    if (root.numel() != 1) {
+      throw Error("RuntimeError: grad can be implicitly created only for scalar outputs",
+                  SourceRange(), "call backward(gradient) with a tensor of the output's shape");
+    }
+    seed = Tensor::full(root.shape(), 1.0);
+  } else if (seed.shape() != root.shape()) {
+    throw Error("RuntimeError: Mismatch in shape: grad_output[0] has a shape of " +
+                shape_str(seed.shape()) + " and output[0] has a shape of " +
+                shape_str(root.shape()) + ".");
+  } else {
+    seed = seed.to(DType::Float32);
+  }
+  NoGradGuard no_grad;  // derivatives run untaped
+  const auto& root_meta = root.impl()->autograd;
+  if (!root_meta || !root_meta->grad_fn) {
+    accumulate_leaf(root, seed);
+    return;
+  }
+
+  // Pass 1: the nodes reachable from the root and how many edges reach each, by an
+  // explicit-stack walk (a tape as long as the program must not overflow the stack).
+  std::unordered_map<GradNode*, size_t> pending;
+  std::vector<std::shared_ptr<GradNode>> stack = {root_meta->grad_fn};
+  pending[root_meta->grad_fn.get()] = 0;
+  while (!stack.empty()) {
+    std::shared_ptr<GradNode> node = std::move(stack.back());
+    stack.pop_back();
+    for (const auto& arg_edges : node->edges) {
+      for (const GradEdge& e : arg_edges) {
+        if (!e.fn) continue;
+        auto [it, fresh] = pending.emplace(e.fn.get(), 0);
+        ++it->second;
+        if (fresh) stack.push_back(e.fn);
+      }
+    }
+  }
+
+  // Pass 2: Kahn's order; a node runs once every node that feeds it gradient has.
+  std::unordered_map<GradNode*, std::vector<Tensor>> buffers;
+  buffers[root_meta->grad_fn.get()].assign(root_meta->grad_fn->num_outputs, Tensor());
+  buffers[root_meta->grad_fn.get()][root_meta->output_nr] = seed;
+  std::vector<std::shared_ptr<GradNode>> ready = {root_meta->grad_fn};
+  while (!ready.empty()) {
+    std::shared_ptr<GradNode> node = std::move(ready.back());
+    ready.pop_back();
+    std::vector<Tensor> grads = std::move(buffers[node.get()]);
+    buffers.erase(node.get());
+    std::vector<Tensor> outputs = float_tensors_of(node->result);
+    grads.resize(outputs.size());
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      if (!grads[k].defined()) grads[k] = Tensor::zeros(outputs[k].shape());
+    }
+    if (!node->op->derivative) {
+      throw Error(node->op->schema.name + " is not differentiable in d2s", SourceRange(),
+                  "compute it under torch.no_grad() or on .detach()ed tensors, or see "
+                  "docs/autograd.md for the ops that are");
+    }
+    ValueList input_grads = node->op->derivative(GradInputs{node->args, node->result, grads});
+    for (size_t i = 0; i < node->edges.size(); ++i) {
+      const auto& arg_edges = node->edges[i];
+      if (i >= input_grads.size() || input_grads[i].is_none()) {
+        for (const GradEdge& e : arg_edges) {
+          if (e.fn && --pending[e.fn.get()] == 0) ready.push_back(e.fn);
+        }
+        continue;
+      }
+      const IValue& g = input_grads[i];
+      for (size_t j = 0; j < arg_edges.size(); ++j) {
+        const GradEdge& e = arg_edges[j];
+        Tensor gj = g.is_tensor()                                      ? g.to_tensor()
+                    : j < g.items().size() && g.items()[j].is_tensor() ? g.items()[j].to_tensor()
+                                                                       : Tensor();
+        if (e.leaf.defined()) {
+          if (gj.defined()) accumulate_leaf(e.leaf, gj);
+        } else if (e.fn) {
+          if (gj.defined()) {
+            std::vector<Tensor>& buf = buffers[e.fn.get()];
+            buf.resize(e.fn->num_outputs);
+            buf[e.output_nr] = add_grads(buf[e.output_nr], gj);
+          }
+          if (--pending[e.fn.get()] == 0) ready.push_back(e.fn);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace d2s

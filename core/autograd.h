@@ -1,0 +1,120 @@
+// Reverse-mode automatic differentiation (docs/autograd.md), as PyTorch's autograd.
+//
+// Recording happens at op dispatch: run_op() calls the kernel and, when grad mode
+// is on and a tensor argument requires grad, attaches a GradNode to each float
+// tensor the op returns (its AutogradMeta::grad_fn). The node keeps the op, its
+// bound arguments and its result, and edges to where its inputs' gradients go: the
+// grad_fn of a computed tensor, or the leaf itself (whose .grad accumulates). The
+// eager interpreter and the executor both call ops through run_op, so a program,
+// a trace and a parsed graph all get gradients, through If and Loop alike: the tape
+// is what ran.
+//
+// backward() walks the nodes reachable from the root in topological order,
+// iteratively (never recursing as deep as the tape is long), calls each op's
+// Derivative (OpDef::derivative, registered in core/derivatives_*.cpp) with grad
+// mode off, and sums gradients per input. The graph is kept after backward (as
+// retain_graph=True): calling it twice accumulates twice.
+//
+// Saved values alias the tensors the op saw. An in-place op (add_, copy_, ...) on a
+// tensor that requires grad would make them stale, so it is an error while grad
+// mode is on, as PyTorch does for leaves.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/ivalue.h"
+#include "core/op_registry.h"
+
+namespace d2s {
+
+struct GradNode;
+
+// Where a gradient flows: output `output_nr` of node `fn`, or, when fn is null,
+// the leaf `leaf` (its .grad accumulates).
+struct GradEdge {
+  std::shared_ptr<GradNode> fn;
+  size_t output_nr = 0;
+  Tensor leaf;
+};
+
+struct GradNode {
+  const OpDef* op = nullptr;
+  ValueList args;  // bound arguments; tensors are data aliases without autograd
+  IValue result;   // the op's result, likewise
+  // One entry per argument: edges for its tensors (one for a Tensor, one per item
+  // of a Tensor[]; an edge with neither fn nor leaf gets no gradient).
+  std::vector<std::vector<GradEdge>> edges;
+  size_t num_outputs = 0;  // float tensors of the result, in order
+
+  GradNode() = default;
+  GradNode(const GradNode&) = delete;
+  GradNode& operator=(const GradNode&) = delete;
+  // Frees the chain of nodes only this one keeps alive without recursing through it
+  // (a tape as long as the program would overflow the stack).
+  ~GradNode();
+};
+
+struct AutogradMeta {
+  Tensor grad;                        // a leaf's accumulated gradient
+  std::shared_ptr<GradNode> grad_fn;  // null for leaves
+  size_t output_nr = 0;
+};
+
+// Grad mode: on by default; NoGradGuard turns it off for a scope (torch.no_grad()).
+// The flag is thread-local, as PyTorch's: each thread runs its own programs.
+bool grad_mode_enabled();
+class NoGradGuard {
+ public:
+  NoGradGuard();
+  ~NoGradGuard();
+  NoGradGuard(const NoGradGuard&) = delete;
+  NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// Calls op's kernel on bound arguments, recording a GradNode when grad mode is on
+// and any tensor argument requires grad. The one place kernels are called from
+// (the constant-folding pass excepted: it must not record).
+IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args);
+
+// The tensor's accumulated gradient (undefined when none), and whether it is a
+// leaf (no grad_fn).
+Tensor grad_of(const Tensor& t);
+bool is_leaf(const Tensor& t);
+// Marks a leaf as requiring grad (requires_grad_()); errors for a non-leaf being
+// switched off or a non-float tensor, with PyTorch's messages.
+void set_requires_grad(Tensor& t, bool on);
+// A tensor sharing t's data with no autograd history (detach()).
+Tensor detached(const Tensor& t);
+// Drops the accumulated gradient (x.grad = None).
+void clear_grad(Tensor& t);
+
+// Computes the gradients of `root` with respect to every leaf it depends on that
+// requires grad, accumulating them in the leaves' .grad. `grad` is dL/droot; it may
+// be undefined only when root has one element (then 1). Throws d2s::Error (no
+// range) for a root that does not require grad, a bad grad shape, or an op on the
+// way without a derivative.
+void backward(const Tensor& root, const Tensor& grad = Tensor());
+
+// The float tensors of a value, in order: the tensor itself, or the items of a list
+// or tuple (one level deep). These are the outputs a GradNode has.
+std::vector<Tensor> float_tensors_of(const IValue& v);
+
+// `d2s run --grad`: the gradient of a run's first output (`outputs` as the entry
+// returned it: a tuple's first item, or the value itself), which must be a float
+// tensor of one element, with respect to each named leaf; None for a leaf the output
+// does not reach. Earlier gradients of the leaves (a backward() in the program) are
+// dropped first, so each is exactly d(first output)/d(leaf). Throws d2s::Error (exit
+// 2) for an output that is not a one-element float tensor.
+std::vector<std::pair<std::string, IValue>> gradients_of_first_output(
+    const IValue& outputs, const std::vector<std::pair<std::string, Tensor>>& leaves);
+
+// Attaches every derivative of core/derivatives_*.cpp to its op (OpRegistry::builtin()).
+void register_derivatives(OpRegistry& r);
+
+}  // namespace d2s
