@@ -58,6 +58,7 @@ class Planner {
     // (uses in nested blocks count at the If/Loop that holds them).
     for (uint32_t s = 0; s < info_.size(); ++s) {
       const SlotInfo& i = info_[s];
+      if (i.is_static) continue;
       BlockPlan& b = plan_.blocks[i.block];
       if (i.last_use == kAtReturn) {
         b.free_at_end.push_back(s);
@@ -81,6 +82,7 @@ class Planner {
     const Block* def_block;  // the same, as an IR block
     int64_t def_pos;         // defining instruction; -1 for a block input
     int64_t last_use = kNoUse;
+    bool is_static = false;  // in Plan::static_values
   };
 
   uint32_t define(const Value* v, uint32_t block, const Block* b, int64_t pos, const Node* at) {
@@ -120,6 +122,7 @@ class Planner {
       plan_.blocks[bi].inputs = std::move(inputs);
     }
     for (const Node* n : b->nodes()) {
+      if (plan_static(n, bi, b)) continue;
       const int64_t pos = static_cast<int64_t>(plan_.blocks[bi].instrs.size());
       pos_[n] = pos;
       Instr ins = make_instr(n);
@@ -140,6 +143,18 @@ class Planner {
     for (const Value* v : b->outputs()) outputs.push_back(use(v, ret, report));
     plan_.blocks[bi].outputs = std::move(outputs);
     return bi;
+  }
+
+  // A constant that is a plain value becomes a static slot (Plan::static_values).
+  // Lists, tuples and tensors stay instructions: a program may mutate those.
+  bool plan_static(const Node* n, uint32_t bi, const Block* b) {
+    if (n->kind() != ir::kind::Constant || n->outputs().size() != 1) return false;
+    const IValue* v = n->attr("value");
+    if (!v || !(v->is_none() || v->is_number() || v->is_string())) return false;
+    const uint32_t s = define(n->outputs()[0], bi, b, -1, n);
+    info_[s].is_static = true;
+    plan_.static_values.emplace_back(s, *v);
+    return true;
   }
 
   Instr make_instr(const Node* n) {

@@ -102,6 +102,10 @@ struct BlockPlan {
 struct Plan {
   std::vector<BlockPlan> blocks;
   uint32_t num_slots = 0;
+  // Constants that are plain numbers, bools, strings or None: their slots are filled
+  // once when a run starts and never released, instead of by an instruction each
+  // time (a loop body would otherwise copy its constants on every iteration).
+  std::vector<std::pair<uint32_t, IValue>> static_values;
   // Parsed argument types of every overload the graph may call (KernelRef points here).
   std::unordered_map<const OpDef*, std::vector<ArgSpec>> specs;
 };

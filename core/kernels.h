@@ -52,6 +52,10 @@ enum class BinaryOp { Add, Sub, Mul, Div, FloorDiv, Rem, Pow, Maximum, Minimum }
 Tensor binary_op(BinaryOp op, const IValue& a, const IValue& b);
 // 2-D matrix product with PyTorch's checks and messages (kernels_linalg.cpp).
 Tensor mm(const Tensor& a, const Tensor& b);
+// nn.Linear's input @ weight^T + bias for a 2-D float32 input, in one product that
+// reads the weight in place (kernels_linalg.cpp). False, with nothing done, where
+// it does not apply; the general path then checks and reports.
+bool linear_2d(const Tensor& input, const Tensor& weight, const IValue& bias, Tensor* result);
 // a @ b for every rank combination (kernels_linalg.cpp).
 Tensor matmul(const Tensor& a, const Tensor& b);
 // Python's str.format over positional values (kernels_format.cpp).

@@ -159,9 +159,73 @@ const char* kernel_name(BinaryOp op) {
   }
 }
 
+// The executor's most common calls, without wrapping a number in a tensor or the
+// general broadcasting loop: a float32 tensor with a float32 tensor of the same
+// shape, a 1-D float32 tensor along its last dimension (a bias), or a Python int or
+// float (cast to float32 first, as the general path does). False for everything
+// else. Plain loops, so that the compiler vectorises them.
+bool float_fast_path(BinaryOp op, const IValue& av, const IValue& bv, Tensor* result) {
+  if (op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::Mul && op != BinaryOp::Div)
+    return false;
+  if (!av.is_tensor()) return false;
+  const Tensor& a = av.to_tensor();
+  if (!a.defined() || a.dtype() != DType::Float32) return false;
+  const float* pb = nullptr;
+  int64_t row = 0;  // b's length when it repeats along a's last dimension
+  float y = 0;
+  if (bv.is_tensor()) {
+    const Tensor& b = bv.to_tensor();
+    if (!b.defined() || b.dtype() != DType::Float32) return false;
+    if (b.shape() != a.shape()) {
+      if (b.dim() != 1 || a.dim() < 1 || b.size(0) != a.shape().back() || b.size(0) == 0) {
+        return false;
+      }
+      row = b.size(0);
+    }
+    pb = b.data<float>();
+  } else if (bv.is_double() || bv.is_int()) {
+    y = static_cast<float>(bv.to_double());
+  } else {
+    return false;
+  }
+  Tensor out = Tensor::empty(a.shape(), DType::Float32);
+  const float* pa = a.data<float>();
+  float* po = out.data<float>();
+  const int64_t n = out.numel();
+  auto run = [&](auto f) {
+    if (row) {
+      for (int64_t r = 0; r < n; r += row) {
+        for (int64_t j = 0; j < row; ++j) po[r + j] = f(pa[r + j], pb[j]);
+      }
+    } else if (pb) {
+      for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
+    } else {
+      for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], y);
+    }
+  };
+  switch (op) {
+    case BinaryOp::Add:
+      run([](float u, float v) { return u + v; });
+      break;
+    case BinaryOp::Sub:
+      run([](float u, float v) { return u - v; });
+      break;
+    case BinaryOp::Mul:
+      run([](float u, float v) { return u * v; });
+      break;
+    default:
+      run([](float u, float v) { return u / v; });
+      break;
+  }
+  *result = std::move(out);
+  return true;
+}
+
 }  // namespace
 
 Tensor binary_op(BinaryOp op, const IValue& av, const IValue& bv) {
+  Tensor fast;
+  if (float_fast_path(op, av, bv, &fast)) return fast;
   const Tensor a = tensor_arg(av), b = tensor_arg(bv);
   DType common = result_type(av, bv);
   if (op == BinaryOp::Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool)) {

@@ -42,12 +42,22 @@ std::string dims_str(int64_t a, int64_t b) {
   return std::to_string(a) + "x" + std::to_string(b);
 }
 
+// Eigen splits a product over every core (OpenMP) when it is big enough to repay
+// the threads' start and join. Below ~2^26 multiply-adds (the MLP's 64x784x512)
+// one core is as fast on an idle machine and much faster on a busy one, where a
+// descheduled thread stalls the others at the join.
+void choose_threads(int64_t n, int64_t m, int64_t p) {
+  constexpr double kParallelMacs = double(int64_t{1} << 26);
+  Eigen::setNbThreads(double(n) * double(m) * double(p) >= kParallelMacs ? 0 : 1);
+}
+
 // out (n x p) = a (n x m) * b (m x p), all contiguous; `batch` matrices apart.
 void gemm(const Tensor& a, const Tensor& b, Tensor& out, int64_t batch, int64_t n, int64_t m,
           int64_t p) {
   dispatch(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, bool>) {
+      choose_threads(n, m, p);
       for (int64_t i = 0; i < batch; ++i) {
         Eigen::Map<const RowMat<T>> ma(a.data<T>() + i * n * m, n, m);
         Eigen::Map<const RowMat<T>> mb(b.data<T>() + i * m * p, m, p);
@@ -145,6 +155,36 @@ Tensor batched_matmul(const Tensor& a0, const Tensor& b0) {
 }
 
 }  // namespace
+
+bool linear_2d(const Tensor& input, const Tensor& weight, const IValue& bias, Tensor* result) {
+  if (input.dim() != 2 || weight.dim() != 2 || input.dtype() != DType::Float32 ||
+      weight.dtype() != DType::Float32 || input.size(1) != weight.size(1)) {
+    return false;
+  }
+  const int64_t n = input.size(0), k = input.size(1), m = weight.size(0);
+  const float* pb = nullptr;
+  if (!bias.is_none()) {
+    if (!bias.is_tensor()) return false;
+    const Tensor& b = bias.to_tensor();
+    if (!b.defined() || b.dtype() != DType::Float32 || b.dim() != 1 || b.size(0) != m) {
+      return false;
+    }
+    pb = b.data<float>();
+  }
+  Tensor out = Tensor::empty({n, m}, DType::Float32);
+  choose_threads(n, k, m);
+  Eigen::Map<const RowMat<float>> x(input.data<float>(), n, k);
+  Eigen::Map<const RowMat<float>> w(weight.data<float>(), m, k);
+  Eigen::Map<RowMat<float>> o(out.data<float>(), n, m);
+  if (pb) {
+    o.rowwise() = Eigen::Map<const Eigen::RowVectorXf>(pb, m);
+    o.noalias() += x * w.transpose();
+  } else {
+    o.noalias() = x * w.transpose();
+  }
+  *result = std::move(out);
+  return true;
+}
 
 Tensor mm(const Tensor& a, const Tensor& b) {
   if (a.dim() != 2) fail("self must be a matrix");

@@ -34,6 +34,8 @@ Tensor linear(const Tensor& input, const Tensor& weight, const IValue& bias) {
     fail("t() expects a tensor with <= 2 dimensions, but self is " + std::to_string(weight.dim()) +
          "D");
   }
+  Tensor fast;
+  if (linear_2d(input, weight, bias, &fast)) return fast;
   // input @ weight.T: matmul folds leading dims, so a mismatch reads as mm's
   // "mat1 and mat2 shapes cannot be multiplied (1x10 and 20x20)".
   const Tensor wt = weight.dim() == 2 ? permute(weight, {1, 0}) : weight;

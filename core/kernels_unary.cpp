@@ -1,6 +1,7 @@
 // Unary elementwise tensor ops and clamp. Math functions compute in float32,
 // turning integer and bool inputs into float32 first, as PyTorch does; the
 // sign-like ops (neg, abs, sign, floor, ...) keep the input dtype.
+#include <Eigen/Core>
 #include <cmath>
 
 #include "core/kernels.h"
@@ -61,11 +62,22 @@ const FloatFn kFloatFns[] = {
     {"atan", [](float x) { return std::atan(x); }},
     {"sinh", [](float x) { return std::sinh(x); }},
     {"cosh", [](float x) { return std::cosh(x); }},
-    {"tanh", [](float x) { return std::tanh(x); }},
     {"erf", [](float x) { return std::erf(x); }},
     {"sigmoid", sigmoid},
     {"reciprocal", [](float x) { return 1.0f / x; }},
 };
+
+// tanh through Eigen's vectorised rational approximation, within a few ULP of
+// std::tanh (PyTorch's own CPU tanh is a vectorised approximation too): a scalar
+// tanhf per element was a fifth of the RNN benchmark's time.
+Tensor vector_tanh(const Tensor& self) {
+  const Tensor x = as_dtype(self, DType::Float32);
+  Tensor out = Tensor::empty(x.shape(), DType::Float32);
+  const Eigen::Index n = static_cast<Eigen::Index>(x.numel());
+  Eigen::Map<Eigen::ArrayXf>(out.data<float>(), n) =
+      Eigen::Map<const Eigen::ArrayXf>(x.data<float>(), n).tanh();
+  return out;
+}
 
 Tensor neg(const Tensor& x) {
   if (x.dtype() == DType::Bool) {
@@ -162,6 +174,8 @@ void register_unary(OpRegistry& r) {
     r.add(std::string("aten::") + f.name + "(Tensor self) -> Tensor",
           [fn](OpContext&, A a) { return tv(float_unary(tensor_arg(a[0]), fn)); });
   }
+  r.add("aten::tanh(Tensor self) -> Tensor",
+        [](OpContext&, A a) { return tv(vector_tanh(tensor_arg(a[0]))); });
   r.add("aten::neg(Tensor self) -> Tensor",
         [](OpContext&, A a) { return tv(neg(tensor_arg(a[0]))); });
   r.add("aten::abs(Tensor self) -> Tensor",

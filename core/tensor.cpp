@@ -127,7 +127,35 @@ std::string max_tensor_elements_hint() {
          std::to_string(max_tensor_elements()) + ")";
 }
 
-Storage::Storage(size_t n) : bytes(new std::byte[std::max<size_t>(n, 1)]), nbytes(n) {}
+namespace {
+std::atomic<size_t> g_storage_live{0};
+std::atomic<size_t> g_storage_peak{0};
+}  // namespace
+
+Storage::Storage(size_t n) : bytes(n <= kInlineBytes ? inline_bytes : new std::byte[n]), nbytes(n) {
+  const size_t live = g_storage_live.fetch_add(n, std::memory_order_relaxed) + n;
+  size_t peak = g_storage_peak.load(std::memory_order_relaxed);
+  while (live > peak &&
+         !g_storage_peak.compare_exchange_weak(peak, live, std::memory_order_relaxed)) {
+  }
+}
+
+Storage::~Storage() {
+  g_storage_live.fetch_sub(nbytes, std::memory_order_relaxed);
+  if (bytes != inline_bytes) delete[] bytes;
+}
+
+size_t storage_bytes_live() {
+  return g_storage_live.load(std::memory_order_relaxed);
+}
+
+size_t storage_bytes_peak() {
+  return g_storage_peak.load(std::memory_order_relaxed);
+}
+
+void reset_storage_peak() {
+  g_storage_peak.store(g_storage_live.load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
 
 Tensor Tensor::empty(const Shape& shape, DType dtype) {
   for (int64_t d : shape) {
@@ -152,7 +180,7 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) {
 
 Tensor Tensor::zeros(const Shape& shape, DType dtype) {
   Tensor t = empty(shape, dtype);
-  std::memset(t.impl_->storage->bytes.get(), 0, t.impl_->storage->nbytes);
+  std::memset(t.impl_->storage->bytes, 0, t.impl_->storage->nbytes);
   return t;
 }
 
@@ -258,7 +286,7 @@ Tensor Tensor::view_as_shape(const Shape& shape) const {
 
 Tensor Tensor::clone() const {
   Tensor t = empty(shape(), dtype());
-  std::memcpy(t.impl_->storage->bytes.get(), impl_->storage->bytes.get(),
+  std::memcpy(t.impl_->storage->bytes, impl_->storage->bytes,
               static_cast<size_t>(numel()) * dtype_size(dtype()));
   return t;
 }

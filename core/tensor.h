@@ -49,11 +49,26 @@ inline constexpr int64_t kMaxTensorElementsCeiling = int64_t{1} << 33;
 // The hint of every "too large" error: how to raise the limit.
 std::string max_tensor_elements_hint();
 
+// The bytes of a tensor. Small ones (up to kInlineBytes) live inside the Storage
+// object, so that a tiny tensor costs one heap allocation fewer: on 1x1 and 8x8
+// tensors the executor's time per op is mostly allocation.
 struct Storage {
+  static constexpr size_t kInlineBytes = 64;
   explicit Storage(size_t nbytes);
-  std::unique_ptr<std::byte[]> bytes;
+  ~Storage();
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+  std::byte* bytes;  // inline_bytes or a heap block of nbytes
   size_t nbytes;
+  alignas(16) std::byte inline_bytes[kInlineBytes];
 };
+
+// Bytes of tensor storage alive in the process now, and the most alive at once since
+// the last reset_storage_peak() (which starts it from the bytes alive now): what the
+// benchmarks report as a run's peak tensor memory.
+size_t storage_bytes_live();
+size_t storage_bytes_peak();
+void reset_storage_peak();
 
 struct AutogradMeta;  // defined by the autograd engine (gradients issue)
 
@@ -89,11 +104,11 @@ class Tensor {
 
   template <typename T>
   T* data() {
-    return reinterpret_cast<T*>(impl_->storage->bytes.get());
+    return reinterpret_cast<T*>(impl_->storage->bytes);
   }
   template <typename T>
   const T* data() const {
-    return reinterpret_cast<const T*>(impl_->storage->bytes.get());
+    return reinterpret_cast<const T*>(impl_->storage->bytes);
   }
 
   // Element i (row-major) converted to double; for scalars, printing, YAML.

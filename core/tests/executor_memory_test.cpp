@@ -1,0 +1,109 @@
+// What the benchmarks rely on: the executor's count of live tensor bytes, the
+// process-wide storage counters, constants kept across runs, and the kernels' fast
+// paths giving what the general paths give.
+#include <gtest/gtest.h>
+
+#include "core/executor.h"
+#include "core/kernels.h"
+
+namespace d2s {
+namespace {
+
+using ir::Graph;
+using ir::Node;
+using ir::Type;
+using ir::Value;
+namespace kind = ir::kind;
+
+SourceRange here() {
+  static auto file = std::make_shared<const SourceFile>("chain.py", "");
+  return SourceRange(file, 1, 1);
+}
+
+std::vector<float> floats(const Tensor& t) {
+  return std::vector<float>(t.data<float>(), t.data<float>() + t.numel());
+}
+
+TEST(ExecutorMemoryTest, PeakTensorBytesIsTheLivenessBoundOfAChain) {
+  // y1 = x * 2; y2 = y1 * 2; y3 = y2 * 2 on 100 floats: at most two live at once.
+  Graph g;
+  Value* v = g.add_input("x", Type::tensor());
+  Value* two = g.insert_constant(IValue(2.0), here());
+  for (int i = 0; i < 3; ++i) v = g.insert("aten::mul", {v, two}, 1, here())->output();
+  g.register_output(v);
+  Executor exec(g);
+  Tensor x = Tensor::full({100}, 1.0);
+  ValueList out = exec.run({IValue(x)});
+  EXPECT_EQ(floats(out[0].to_tensor()), std::vector<float>(100, 8));
+  EXPECT_EQ(exec.stats().peak_tensor_bytes, 2 * 100 * sizeof(float));
+}
+
+TEST(ExecutorMemoryTest, ConstantsInALoopBodySurviveEveryIterationAndRun) {
+  // for i in range(5): acc = acc * 0.5 + 1.0, run twice.
+  Graph g;
+  Value* x = g.add_input("x", Type::tensor());
+  Value* n = g.insert_constant(IValue(int64_t{5}), here());
+  Value* t = g.insert_constant(IValue(true), here());
+  Node* loop = g.insert(kind::Loop, {n, t, x}, 1, here());
+  ir::Block* body = loop->add_block();
+  body->add_input("i");
+  Value* acc = body->add_input("acc");
+  {
+    ir::WithInsertPoint guard(g, body);
+    Value* half = g.insert_constant(IValue(0.5), here());
+    Value* one = g.insert_constant(IValue(1.0), here());
+    Node* mul = g.insert("aten::mul", {acc, half}, 1, here());
+    Node* add = g.insert("aten::add", {mul->output(), one}, 1, here());
+    body->register_output(t);
+    body->register_output(add->output());
+  }
+  g.register_output(loop->output());
+  Executor exec(g);
+  float expected = 4;
+  for (int i = 0; i < 5; ++i) expected = expected * 0.5f + 1.0f;
+  for (int run = 0; run < 2; ++run) {
+    ValueList out = exec.run({IValue(Tensor::full({3}, 4.0))});
+    EXPECT_EQ(floats(out[0].to_tensor()), std::vector<float>(3, expected)) << "run " << run;
+  }
+}
+
+TEST(ExecutorMemoryTest, StorageCountersFollowAllocations) {
+  reset_storage_peak();
+  const size_t before = storage_bytes_live();
+  {
+    Tensor big = Tensor::zeros({1000});
+    Tensor tiny = Tensor::zeros({2});  // inline in its Storage, counted all the same
+    EXPECT_EQ(storage_bytes_live(), before + 1002 * sizeof(float));
+  }
+  EXPECT_EQ(storage_bytes_live(), before);
+  EXPECT_GE(storage_bytes_peak(), before + 1002 * sizeof(float));
+}
+
+TEST(ExecutorMemoryTest, BiasBroadcastFastPathMatchesElementwiseSums) {
+  Tensor a = Tensor::from_floats({2, 3}, {1, 2, 3, 4, 5, 6});
+  Tensor b = Tensor::from_floats({3}, {10, 20, 30});
+  Tensor sum = kernels::binary_op(kernels::BinaryOp::Add, IValue(a), IValue(b));
+  EXPECT_EQ(sum.shape(), (Shape{2, 3}));
+  EXPECT_EQ(floats(sum), (std::vector<float>{11, 22, 33, 14, 25, 36}));
+  Tensor quotient = kernels::binary_op(kernels::BinaryOp::Div, IValue(a), IValue(int64_t{2}));
+  EXPECT_EQ(floats(quotient), (std::vector<float>{0.5, 1, 1.5, 2, 2.5, 3}));
+  // [3] + [2, 3] broadcasts the other way: the general path, same answer.
+  Tensor flipped = kernels::binary_op(kernels::BinaryOp::Add, IValue(b), IValue(a));
+  EXPECT_EQ(floats(flipped), floats(sum));
+}
+
+TEST(ExecutorMemoryTest, LinearFastPathMatchesTransposedProductPlusBias) {
+  Tensor x = Tensor::from_floats({2, 3}, {1, 2, 3, 4, 5, 6});
+  Tensor w = Tensor::from_floats({2, 3}, {1, 0, -1, 0.5, 0.5, 0.5});
+  Tensor b = Tensor::from_floats({2}, {100, 200});
+  Tensor out;
+  ASSERT_TRUE(kernels::linear_2d(x, w, IValue(b), &out));
+  Tensor general = kernels::matmul(x, kernels::permute(w, {1, 0}));
+  general = kernels::binary_op(kernels::BinaryOp::Add, IValue(general), IValue(b));
+  EXPECT_EQ(floats(out), floats(general));
+  // Shapes that do not fit are left to the general path and its message.
+  EXPECT_FALSE(kernels::linear_2d(x, Tensor::zeros({2, 4}), IValue(), &out));
+}
+
+}  // namespace
+}  // namespace d2s
