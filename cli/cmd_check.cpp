@@ -10,6 +10,7 @@
 #include "cli/diff_common.h"
 #include "convert/check.h"
 #include "core/file_io.h"
+#include "viz/html_report.h"
 
 namespace d2s::cli {
 
@@ -21,6 +22,8 @@ struct CheckCmd {
   std::string format = "text";
   std::string output;
   ProgramFlags flags;
+  int64_t max_trace_nodes = convert::DiffOptions{}.max_trace_nodes;
+  size_t max_nodes = viz::RenderOptions{}.max_nodes;
   CLI::Option* format_option = nullptr;
 };
 
@@ -71,19 +74,22 @@ int run_check(const CheckCmd& o) {
   in_files.push_back(o.flags.weights);
   check_output(o.output, "-o", in_files);
   const std::string format = report_format(o);
-  if (format == "html") return not_available("check --format html", "the HTML report comes later");
   const auto inputs = inputs_per_model(o);
 
   // CI wants a fast verdict: no counterexample search (d2s diff shows them).
   convert::DiffOptions options;
   options.search = false;
+  options.max_trace_nodes = o.max_trace_nodes;
   std::vector<convert::CheckedModel> models;
   for (size_t i = 0; i < o.models.size(); ++i) {
     models.push_back({o.models[i], diff_model(o.models[i], inputs[i], o.flags, options)});
   }
+  viz::DiffPictureOptions picture;
+  picture.render.max_nodes = o.max_nodes;
   const std::string text = format == "json"     ? convert::format_check_json(models)
                            : format == "github" ? convert::format_check_github(models)
                            : format == "junit"  ? convert::format_check_junit(models)
+                           : format == "html"   ? viz::html_check_report(models, picture)
                                                 : convert::format_check_text(models);
   if (o.output.empty()) {
     std::cout << text << std::flush;
@@ -114,6 +120,13 @@ Command setup_check(CLI::App& app) {
                       "model) or html; -o's extension picks it when not given")
           ->check(CLI::IsMember({"text", "json", "github", "junit", "html"}))
           ->capture_default_str();
+  add_max_trace_nodes_flag(cmd, &o->max_trace_nodes);
+  cmd->add_option("--max-nodes", o->max_nodes,
+                  "in the HTML report, the nodes drawn per graph before the rest is summarised "
+                  "in one note")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   add_output_flag(cmd, &o->output, {".txt", ".json", ".xml", ".html"},
                   "write the report here instead of stdout");
   return Command{cmd, [o] { return run_check(*o); }};

@@ -1,13 +1,16 @@
 // d2s diff MODEL.py --inputs IN.yaml [--inputs MORE.yaml ...] [--entry NAME]
-//          [--weights W.yaml] [--format text|json] [-o OUT]
+//          [--weights W.yaml] [--format text|json] [-o OUT.txt|.json|.html|.svg|.png|.pdf|.dot]
 //
 // Converts by both routes and reports what tracing lost (contract §4, the diff
-// report; docs/diff.md). Exits 0 whenever it produced a report: `d2s check` is the
-// gate that fails.
+// report; docs/diff.md): as text, JSON, a self-contained HTML report, or a picture
+// of both graphs side by side (viz/diff_picture.h, docs/render.md). Exits 0 whenever
+// it produced a report: `d2s check` is the gate that fails.
 #include <iostream>
 
 #include "cli/diff_common.h"
 #include "core/file_io.h"
+#include "viz/diff_picture.h"
+#include "viz/html_report.h"
 
 namespace d2s::cli {
 
@@ -21,19 +24,37 @@ struct DiffCmd {
   ProgramFlags flags;
   int max_search_tries = convert::DiffOptions{}.max_search_tries;
   double max_search_seconds = convert::DiffOptions{}.max_search_seconds;
+  int64_t max_trace_nodes = convert::DiffOptions{}.max_trace_nodes;
+  size_t max_nodes = viz::RenderOptions{}.max_nodes;
   CLI::Option* format_option = nullptr;
 };
 
-// -o picks the form from its extension; an explicit --format must agree with it.
+// -o picks the form from its extension (text, json, html, or a picture's format); an
+// explicit --format must agree with it.
 std::string report_format(const DiffCmd& o) {
   if (o.output.empty()) return o.format;
-  const std::string form = extension_of(o.output) == ".json" ? "json" : "text";
+  const std::string ext = extension_of(o.output);
+  const std::string form = ext == ".json"                    ? "json"
+                           : ext == ".html"                  ? "html"
+                           : viz::format_from_extension(ext) ? "picture"
+                                                             : "text";
   if (o.format_option->count() && o.format != form) {
     throw Error("--format " + o.format + " does not match -o " + o.output, SourceRange(),
                 "drop --format (the extension picks it), or write to a ." +
                     std::string(o.format == "json" ? "json" : "txt") + " file");
   }
   return form;
+}
+
+std::string report_bytes(const convert::DiffReport& report, const std::string& format,
+                         const DiffCmd& o) {
+  viz::DiffPictureOptions picture;
+  picture.render.max_nodes = o.max_nodes;
+  if (format == "picture") {
+    return viz::render_diff(report, *viz::format_from_extension(o.output), picture);
+  }
+  if (format == "html") return viz::html_diff_report(report, picture);
+  return format == "json" ? convert::format_diff_json(report) : convert::format_diff_text(report);
 }
 
 int run_diff(const DiffCmd& o) {
@@ -44,20 +65,15 @@ int run_diff(const DiffCmd& o) {
   in_files.push_back(o.model);
   in_files.push_back(o.flags.weights);
   check_output(o.output, "-o", in_files);
-  const std::string ext = extension_of(o.output);
-  if (ext == ".html") return not_available("diff -o " + o.output, "the HTML report comes later");
-  if (ext == ".svg" || ext == ".png" || ext == ".pdf" || ext == ".dot") {
-    return not_available("diff -o " + o.output, "pictures of both graphs come later");
-  }
   const std::string format = report_format(o);
 
   convert::DiffOptions options;
   options.search = o.max_search_tries > 0 && o.max_search_seconds > 0;
   options.max_search_tries = o.max_search_tries;
   options.max_search_seconds = o.max_search_seconds;
+  options.max_trace_nodes = o.max_trace_nodes;
   const convert::DiffReport report = diff_model(o.model, o.inputs, o.flags, options);
-  const std::string text =
-      format == "json" ? convert::format_diff_json(report) : convert::format_diff_text(report);
+  const std::string text = report_bytes(report, format, o);
   if (o.output.empty()) {
     std::cout << text << std::flush;
   } else {
@@ -93,6 +109,13 @@ Command setup_diff(CLI::App& app) {
                   "wall time per counterexample search")
       ->type_name("S")
       ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  add_max_trace_nodes_flag(cmd, &o->max_trace_nodes);
+  cmd->add_option("--max-nodes", o->max_nodes,
+                  "in a picture or HTML report, the nodes drawn per graph before the rest is "
+                  "summarised in one note")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   add_output_flag(cmd, &o->output, {".txt", ".json", ".html", ".svg", ".png", ".pdf", ".dot"},
                   "write the report (.txt, .json), an HTML report, or both graphs side by side "

@@ -211,9 +211,19 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   report.trace_safe = report.lossy_count() == 0;
   fill_coverage(alignment, ast, report);
 
+  // The graphs go with the report, for pictures (GraphRun tells the parsed graph by
+  // lowered.graph, so they move out only when the runs are done).
+  auto keep_graphs = [&] {
+    report.parsed_graph = std::move(lowered.graph);
+    report.traced_graph = std::move(traces[0].graph);
+  };
+
   const bool search = options.search &&
                       std::any_of(report.findings.begin(), report.findings.end(), worth_searching);
-  if (!options.compare && !search) return report;
+  if (!options.compare && !search) {
+    keep_graphs();
+    return report;
+  }
   GraphRun parsed(*lowered.graph, lowered, options);
   std::vector<GraphRun> runs;
   runs.reserve(traces.size());
@@ -227,6 +237,7 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
       report.counterexamples.push_back(search_counterexample(ctx, f));
     }
   }
+  keep_graphs();
   return report;
 }
 

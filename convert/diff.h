@@ -43,6 +43,10 @@
 #include "trace/interpreter.h"
 #include "trace/trace_log.h"
 
+namespace d2s::ir {
+class Graph;
+}
+
 namespace d2s::convert {
 
 // One input set, bound by parameter name, and how the report names it.
@@ -181,6 +185,10 @@ struct DiffReport {
   std::vector<LoopCoverage> loops;
   std::vector<Agreement> agreement;  // empty when not compared
   std::vector<Counterexample> counterexamples;
+  // Both graphs, for pictures (viz/diff_picture.h): the parsed graph and the plain
+  // trace of set 0, the one compared. Shared, so that a report stays copyable.
+  std::shared_ptr<const ir::Graph> parsed_graph;
+  std::shared_ptr<const ir::Graph> traced_graph;
 
   size_t lossy_count() const;
   bool agrees() const;  // every compared set agrees

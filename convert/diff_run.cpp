@@ -14,8 +14,14 @@ NamedInputs clone_inputs(const NamedInputs& inputs) {
   NamedInputs out;
   out.reserve(inputs.size());
   for (const auto& [name, v] : inputs) {
-    out.emplace_back(name,
-                     v.is_tensor() && v.to_tensor().defined() ? IValue(v.to_tensor().clone()) : v);
+    if (!v.is_tensor() || !v.to_tensor().defined()) {
+      out.emplace_back(name, v);
+      continue;
+    }
+    // The copy keeps `requires_grad: true`: a program that calls backward() needs it.
+    Tensor copy = v.to_tensor().clone();
+    copy.set_requires_grad(v.to_tensor().requires_grad());
+    out.emplace_back(name, IValue(copy));
   }
   return out;
 }

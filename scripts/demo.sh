@@ -9,6 +9,11 @@
 #   out/<name>.parse-run.yaml, out/<name>.trace-run.yaml
 #                            d2s run --mode parse / --mode trace on every input set
 #                            (a trace stopped by a guard: its message in <name>.trace-run.err)
+#   out/<name>.parse.svg, out/<name>.trace.svg
+#                            pictures of both graphs (Graphviz, in process; docs/render.md)
+#   out/<name>.diff.svg      d2s diff -o: the parsed graph, what the trace kept (green) and
+#                            lost (red, dashed), beside the trace of the first set
+#   out/<name>.report.html   d2s diff -o: the self-contained HTML report (open in a browser)
 #
 # A traced graph holds the path its input set took: on a set that takes another path
 # (another branch, trip count, shape or scalar value) its guard fails with exit 1.
@@ -76,6 +81,20 @@ for model in samples/*.py; do
     line+="  parse FAILED"
   fi
   [ -s "$out/$name.parse-run.log" ] || rm -f "$out/$name.parse-run.log"
+
+  # Pictures: both graphs, the diff, and the HTML report.
+  pictures=ok
+  step "$name: parse -o .svg" "$out/$name.parse.svg.log" -- \
+    "$d2s" parse "$model" --inputs "$inputs" -o "$out/$name.parse.svg" || pictures=FAILED
+  step "$name: trace -o .svg" "$out/$name.trace.svg.log" -- \
+    "$d2s" trace "$model" --inputs "$inputs" -o "$out/$name.trace.svg" || pictures=FAILED
+  step "$name: diff -o .svg" "$out/$name.diff.svg.log" -- \
+    "$d2s" diff "$model" --inputs "$inputs" --max-search-tries 0 -o "$out/$name.diff.svg" \
+    || pictures=FAILED  # (the picture shows no counterexamples: no search)
+  step "$name: diff -o .html" "$out/$name.report.html.log" -- \
+    "$d2s" diff "$model" --inputs "$inputs" -o "$out/$name.report.html" || pictures=FAILED
+  rm -f "$out/$name".*.svg.log "$out/$name.report.html.log"
+  line+="  pictures $pictures"
 
   # Traced on the first set, executed on every set.
   set +e

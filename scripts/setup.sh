@@ -7,11 +7,14 @@ D2S_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 D2S_BUILD="${D2S_BUILD:-$D2S_ROOT/build}"
 
 # Everything comes from Debian: compilers and build tools, the libraries d2s links,
-# and PyTorch for the live parity tests (it serves /usr/bin/python3).
+# PyTorch for the live parity tests (it serves /usr/bin/python3), and headless Chromium
+# for the HTML report's browser test.
 D2S_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev libgraphviz-dev
+  libbenchmark-dev
   python3 python3-torch python3-yaml python3-numpy
+  chromium
 )
 
 d2s_missing_packages() {

@@ -125,10 +125,49 @@ TEST_F(DiffCli, JsonFileAndFormats) {
   EXPECT_TRUE(contains(r.err, "--format json does not match -o")) << r.err;
   EXPECT_FALSE(fs::exists(tmp("report.txt")));
 
+  r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml", "--format",
+           "json", "-o", tmp("report.html")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--format json does not match -o")) << r.err;
+  EXPECT_FALSE(fs::exists(tmp("report.html")));
+}
+
+TEST_F(DiffCli, PictureAndHtmlReport) {
+  Outcome r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml", "-o",
+                   tmp("diff.svg")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  const std::string svg = slurp(tmp("diff.svg"));
+  EXPECT_TRUE(contains(svg, "<svg")) << svg.substr(0, 200);
+  EXPECT_TRUE(contains(svg, "not in the trace: set 1 takes it"));
+  EXPECT_TRUE(contains(svg, "kept by the trace"));
+
+  r = d2s(
+      {"diff", "samples/foo2.py", "--inputs", "samples/foo2.inputs.yaml", "-o", tmp("diff.png")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(tmp("diff.png")).substr(0, 4), "\x89PNG");
+
   r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml", "-o",
            tmp("report.html")});
-  EXPECT_EQ(r.code, 2);
-  EXPECT_TRUE(contains(r.err, "not available yet")) << r.err;
+  EXPECT_EQ(r.code, 0) << r.err;
+  const std::string page = slurp(tmp("report.html"));
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_TRUE(contains(page, "h2h.mean() &gt; w_x.mean()")) << "source escaped";
+  EXPECT_TRUE(contains(page, "<table class=\"coverage\">"));
+  EXPECT_TRUE(contains(page, "class=\"differs\""));
+}
+
+TEST_F(DiffCli, MaxTraceNodesLimitsTheTrace) {
+  Outcome r = d2s({"diff", "samples/foo2.py", "--inputs", "samples/foo2.inputs.yaml",
+                   "--max-trace-nodes", "5"});
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(contains(r.err, "trace exceeded 5 nodes")) << r.err;
+  r = d2s({"check", "samples/foo2.py", "--inputs", "samples/foo2.inputs.yaml", "--max-trace-nodes",
+           "5"});
+  EXPECT_EQ(r.code, 2) << r.out;
+  r = d2s({"check", "samples/foo2.py", "--inputs", "samples/foo2.inputs.yaml", "--max-trace-nodes",
+           "1000"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
 }
 
 TEST_F(DiffCli, BadInputIsExitTwo) {
@@ -165,9 +204,17 @@ TEST_F(DiffCli, CheckExitCodes) {
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(contains(r.err, "NameError")) << r.err;
 
-  r = d2s({"check", "samples/mlp.py", "--inputs", "samples/mlp.inputs.yaml", "--format", "html"});
+  r = d2s({"check", "samples/mlp.py", "--inputs", "samples/mlp.inputs.yaml", "--format", "html",
+           "-o", tmp("report.json")});
   EXPECT_EQ(r.code, 2);
-  EXPECT_TRUE(contains(r.err, "not available yet")) << r.err;
+  EXPECT_TRUE(contains(r.err, "--format html does not match -o")) << r.err;
+  EXPECT_FALSE(fs::exists(tmp("report.json")));
+
+  r = d2s(
+      {"check", "samples/mlp.py", "--inputs", "samples/mlp.inputs.yaml", "-o", tmp("report.html")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "check: 1 model, 1 trace-safe, 0 lossy")) << r.out;
+  EXPECT_TRUE(contains(slurp(tmp("report.html")), "d2s check: PASS"));
 }
 
 TEST_F(DiffCli, CheckSeveralModels) {

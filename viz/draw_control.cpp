@@ -179,18 +179,20 @@ void DrawBuilder::draw_if(const ir::Node& node, int cluster, int depth) {
   for (int arm = 0; arm < 2; ++arm) {
     Attrs aa = cluster_attrs(fills[arm], borders[arm],
                              std::string(names[arm]) + " arm of " + tooltip_text(node.range()));
-    std::string alabel = small(names[arm], edges[arm]);
-    if (hooks_.cluster) {
-      ElementStyle s;
-      hooks_.cluster(node, arm, s);
-      apply(s, aa, alabel);
-    }
+    // A hook's colour for the arm (the diff picture's red for a lost arm) also
+    // colours its name and the edges into and out of it.
+    std::string arm_colour = edges[arm];
+    ElementStyle arm_style;
+    if (hooks_.cluster) hooks_.cluster(node, arm, arm_style);
+    if (const std::string* c = arm_style.attrs.get("color")) arm_colour = *c;
+    std::string alabel = small(names[arm], arm_colour.c_str());
+    if (hooks_.cluster) apply(arm_style, aa, alabel);
     aa.set("label", alabel);
     const int ac = add_cluster(c, "cluster_" + id + "_" + names[arm], std::move(aa));
     const size_t before = out_.nodes.size();
     const ir::Block& block = *node.blocks()[static_cast<size_t>(arm)];
     draw_block(block, ac, depth + 1);
-    if (merge) yield_into(block, 0, ac, *merge, edges[arm]);
+    if (merge) yield_into(block, 0, ac, *merge, arm_colour.c_str());
     size_t first = before;
     while (first < out_.nodes.size() && !in_cluster(first, ac)) ++first;  // skip the note
     if (first == out_.nodes.size()) {
@@ -205,7 +207,7 @@ void DrawBuilder::draw_if(const ir::Node& node, int cluster, int depth) {
     // Control flow from the head into the arm, ending at the arm's frame.
     Attrs ea;
     ea.set("style", "dashed");
-    ea.set("color", edges[arm]);
+    ea.set("color", arm_colour);
     ea.set("lhead", out_.clusters[ac].name);
     ea.set("arrowhead", "none");
     add_edge(head, first, nullptr, &node, std::move(ea));

@@ -56,4 +56,10 @@ inline constexpr const char* kLoopEdge = "#2563eb";
 
 inline constexpr const char* kPanelBorder = "#cbd5e1";
 
+// The diff picture (viz/diff_picture.h): what the trace kept, what it lost.
+inline constexpr const char* kKeptFill = "#dcfce7";  // green-100
+inline constexpr const char* kKeptBorder = "#16a34a";
+inline constexpr const char* kLostFill = "#fee2e2";  // red-100
+inline constexpr const char* kLostBorder = "#dc2626";
+
 }  // namespace d2s::viz::style
