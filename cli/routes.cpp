@@ -55,9 +55,14 @@ TraceResult trace_model(Program& program, const ProgramFlags& flags,
   EntryInfo entry = program.entry(flags.entry);
   NamedInputs named = bind_inputs(entry, set, inputs_path);
   // The traced run may update its inputs in place (`s += 1`): it gets copies, so
-  // that the set is still as the file gives it when the graph runs on it.
+  // that the set is still as the file gives it when the graph runs on it. The copies
+  // keep `requires_grad` (a backward() in the program needs it).
   for (auto& [name, value] : named) {
-    if (value.is_tensor() && value.to_tensor().defined()) value = IValue(value.to_tensor().clone());
+    if (value.is_tensor() && value.to_tensor().defined()) {
+      Tensor copy = value.to_tensor().clone();
+      copy.set_requires_grad(value.to_tensor().requires_grad());
+      value = IValue(copy);
+    }
   }
   prepare_with_weights(program, opts.run, weights);
   return trace_program(program, named, opts);

@@ -39,15 +39,11 @@ CallArgs Lowerer::emit_args(const ast::Call& call) {
 
 Sugared Lowerer::emit_call(const ast::Call& call) {
   Sugared callee = emit_sugared(*call.func);
-  // Caught before the arguments are lowered: the message is about the call itself.
-  if (callee.kind == Sugared::Kind::Method && callee.name == "backward" && callee.value &&
-      callee.value->type().is_tensor()) {
-    std::string receiver = call.func->kind == ast::ExprKind::Attribute
-                               ? text_of(call.func->as<ast::Attribute>().value->range)
-                               : std::string("loss");
-    fail(receiver + ".backward() is not supported yet by the parse route", call.range,
-         "d2s converts the forward computation; gradients come from `d2s run --grad` and "
-         "`d2s grad`");
+  // The graph is the forward computation, as torch.jit.trace records it: backward()
+  // and requires_grad_() add nothing (gradients: `d2s run --grad`, `d2s grad`).
+  if (callee.kind == Sugared::Kind::Method && callee.value && callee.value->type().is_tensor()) {
+    if (callee.name == "backward") return Sugared::of(constant(IValue(), call.range));
+    if (callee.name == "requires_grad_") return Sugared::of(callee.value);
   }
   return call_sugared(callee, emit_args(call), call.range);
 }
@@ -152,7 +148,10 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
       fail("print(" + name + "=...) is not supported by the parse route", a.range,
            "prim::Print writes its arguments separated by spaces, then a newline");
     }
-    graph_.insert(ir::kind::Print, value_args(), 0, range);
+    std::vector<ir::Value*> shown;
+    for (const CallArg& a : args.positional)
+      shown.push_back(printed_form(as_value(a.value, a.range), a.range));
+    graph_.insert(ir::kind::Print, shown, 0, range);
     return Sugared::of(constant(IValue(), range));
   }
   if (q == "range") {
@@ -254,7 +253,7 @@ Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs&
     return Sugared::of(emit_op("aten::dim", positional, args.keywords, range));
   if (name == "numel" || name == "nelement")
     return Sugared::of(emit_op("aten::numel", positional, args.keywords, range));
-  if (name == "cpu" || name == "contiguous" || name == "detach") {
+  if (name == "cpu" || name == "contiguous") {
     if (positional.size() == 1 && args.keywords.empty()) return Sugared::of(self);
   }
   if (name == "float" || name == "long" || name == "int" || name == "bool") {

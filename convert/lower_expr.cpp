@@ -321,6 +321,22 @@ ir::Value* Lowerer::emit_short_circuit(const std::vector<std::function<ir::Value
 
 // ----------------------------------------------------------------- f-strings
 
+namespace {
+
+// The int[] of aten::size(x): what `x.shape` and `x.size()` give, a torch.Size in
+// eager PyTorch. (TorchScript's own print shows it as a list, `[2, 3]`; d2s's prints
+// follow eager mode, as they do for floats and tensors.)
+bool is_whole_shape(const ir::Value* v) {
+  return v->node()->kind() == "aten::size" && v->node()->inputs().size() == 1;
+}
+
+}  // namespace
+
+ir::Value* Lowerer::printed_form(ir::Value* v, const SourceRange& range) {
+  if (!is_whole_shape(v)) return v;
+  return emit_op("aten::format", {constant(IValue("torch.Size({})"), range), v}, range);
+}
+
 ir::Value* Lowerer::emit_fstring(const ast::FString& f) {
   std::string fmt;
   std::vector<ir::Value*> args;
@@ -332,14 +348,17 @@ ir::Value* Lowerer::emit_fstring(const ast::FString& f) {
       }
       continue;
     }
-    fmt += '{';
+    ir::Value* v = emit_expr(*part.expr);
+    // A torch.Size's str and repr are alike; a format spec is its own business.
+    const bool size = part.format_spec.empty() && is_whole_shape(v);
+    fmt += size ? "torch.Size({" : "{";
     if (part.conversion) {
       fmt += '!';
       fmt += part.conversion;
     }
     if (!part.format_spec.empty()) fmt += ":" + part.format_spec;
-    fmt += '}';
-    args.push_back(emit_expr(*part.expr));
+    fmt += size ? "})" : "}";
+    args.push_back(v);
   }
   if (args.empty()) {
     // Undo the doubling: a literal-only f-string is just its text.

@@ -134,6 +134,10 @@ class Lowerer {
   ir::Value* emit_compare(ast::CmpOpKind op, ir::Value* lhs, ir::Value* rhs,
                           const SourceRange& range);
   ir::Value* emit_fstring(const ast::FString& expr);
+  // What print and f-strings show for `v`: a whole shape (`x.shape`, `x.size()`, the
+  // int[] of aten::size) as eager PyTorch writes a torch.Size, `torch.Size([2, 3])`,
+  // through aten::format; any other value as it is. (docs/language.md, "print".)
+  ir::Value* printed_form(ir::Value* v, const SourceRange& range);
   ir::Value* constant(const IValue& v, const SourceRange& range);
   ir::Value* as_value(const Sugared& s, const SourceRange& range);
   Sugared lookup_name(const std::string& name, const SourceRange& range);

@@ -172,7 +172,7 @@ void GraphRunner::resolve_parameters(const ir::Graph& graph) {
       SourceRange where = options_.weights[0].range;
       where.line = 0;  // the whole file: "w.yaml: error: ..."
       const Slot& s = *std::find_if(slots_.begin(), slots_.end(),
-                                    [&](const Slot& x) { return x.name == name; });
+                                    [&n = name](const Slot& x) { return x.name == n; });
       throw Error("the weights file lacks parameter '" + name + "' (" + s.type.str() + ")", where,
                   "a weights file names every parameter, as load_state_dict(strict=True); "
                   "d2s run --dump-weights W.yaml writes a complete one");
@@ -298,13 +298,22 @@ IValue GraphRunner::run(const InputSet& set) {
   }
 
   ValueList values;
+  grad_leaves_.clear();
+  auto mark = [&](const std::string& name) {
+    Tensor t = values.back().is_tensor() ? values.back().to_tensor() : Tensor();
+    if (!options_.grad || !t.defined() || t.dtype() != DType::Float32) return;
+    t.set_requires_grad(true);
+    grad_leaves_.emplace_back(name, t);
+  };
   for (const Slot& s : slots_) {
     if (s.role == Role::Parameter) {
       values.push_back(IValue(params_[s.param].second.clone()));
+      mark(s.name);
       continue;
     }
     if (const NamedInput* in = set.find(s.name)) {
       values.push_back(bind_argument(s, *in));
+      if (in->requires_grad) mark(s.name);
     } else if (s.default_value) {
       values.push_back(bind_argument(s, NamedInput{s.name, *s.default_value, false, {}}));
     } else {
@@ -329,7 +338,10 @@ IValue GraphRunner::run(const InputSet& set) {
 
 IValue GraphRunner::run(const NamedInputs& inputs) {
   InputSet set;
-  for (const auto& [name, value] : inputs) set.values.push_back(NamedInput{name, value, false, {}});
+  for (const auto& [name, value] : inputs) {
+    const bool wants = value.is_tensor() && value.to_tensor().requires_grad();
+    set.values.push_back(NamedInput{name, value, wants, {}});
+  }
   return run(set);
 }
 

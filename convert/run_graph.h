@@ -65,6 +65,9 @@ struct GraphRunOptions {
   std::vector<std::pair<std::string, Tensor>> parameters;
   // The inputs file, named in hints ("add `x: ...` to IN.yaml"); empty when none.
   std::string inputs_path;
+  // `--grad`: each run marks the parameters and the inputs given `requires_grad: true`
+  // as requiring grad (grad_leaves()), so the executor tapes what it runs.
+  bool grad = false;
 };
 
 class GraphRunner {
@@ -83,6 +86,9 @@ class GraphRunner {
 
   // The parameter values every run uses, by state_dict name in graph-input order.
   const std::vector<std::pair<std::string, Tensor>>& parameters() const { return params_; }
+  // With GraphRunOptions::grad: the tensors the last run started from that require
+  // grad, by input or parameter name (core/autograd.h gradients_of_first_output).
+  const std::vector<std::pair<std::string, Tensor>>& grad_leaves() const { return grad_leaves_; }
 
  private:
   enum class Role { Argument, Parameter };
@@ -108,6 +114,7 @@ class GraphRunner {
   std::vector<std::pair<std::string, Tensor>> params_;
   std::unique_ptr<Generator> generator_;
   std::unique_ptr<Executor> executor_;
+  std::vector<std::pair<std::string, Tensor>> grad_leaves_;
 };
 
 // Convenience: GraphRunner(graph, options).run(inputs).

@@ -182,19 +182,27 @@ TEST_F(Cli, UnknownOrMissingCommand) {
   EXPECT_NE(r.err.find("a command is required"), std::string::npos) << r.err;
 }
 
-TEST_F(Cli, NotYetAvailableCommandsExit2) {
+TEST_F(Cli, GradCommands) {
   file("m.py", kDoubler);
-  file("in.yaml", "x: {shape: [1], data: [1]}\nn: 1\n");
-  const std::vector<std::vector<std::string>> cmds = {
-      {"grad", "m.py"},
-      {"run", "m.py", "--inputs", "in.yaml", "--grad"},
-  };
-  for (const auto& args : cmds) {
-    Result r = d2s(args);
-    EXPECT_EQ(r.code, 2) << args[0];
-    EXPECT_NE(r.err.find("not available yet"), std::string::npos) << r.err;
-    EXPECT_EQ(r.out, "");
+  file("in.yaml", "x: {shape: [1], data: [1.5], requires_grad: true}\nn: 1\n");
+  // d(2x)/dx = 2, in every mode.
+  for (const char* mode : {"eager", "trace", "parse"}) {
+    Result r = d2s({"run", "m.py", "--inputs", "in.yaml", "--grad", "--mode", mode});
+    EXPECT_EQ(r.code, 0) << mode << r.err;
+    EXPECT_NE(r.out.find("grads:\n  x: {shape: [1], dtype: float32, data: [2.0]}"),
+              std::string::npos)
+        << mode << r.out;
   }
+  Result r = d2s({"grad", "m.py"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("grad::mul"), std::string::npos) << r.out;
+  // The first output must be one float element.
+  file("two.yaml", "x: {shape: [2], data: [1, 2], requires_grad: true}\nn: 1\n");
+  r = d2s({"run", "m.py", "--inputs", "two.yaml", "--grad"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--grad needs the first output to be a float tensor of one element"),
+            std::string::npos)
+      << r.err;
 }
 
 // ---------------------------------------------------------------------------

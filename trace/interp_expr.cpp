@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/autograd.h"
 #include "trace/interp.h"
 
 namespace d2s::interp {
@@ -295,10 +296,13 @@ IValue Interpreter::getattr_tensor(const IValue& t, const std::string& attr,
   }
   if (attr == "dtype") return make_dtype(x.dtype());
   if (attr == "requires_grad") return IValue(x.requires_grad());
-  if (attr == "grad") return IValue();  // gradients come with a later d2s version
+  if (attr == "grad") {
+    Tensor g = grad_of(x);
+    return g.defined() ? IValue(g) : IValue();
+  }
   if (attr == "ndim") return IValue(x.dim());
-  if (attr == "is_leaf") return IValue(true);
-  if (attr == "data") return t;
+  if (attr == "is_leaf") return IValue(is_leaf(x));
+  if (attr == "data") return IValue(detached(x));
   if (attr == "device") return IValue("cpu");
   if (tensor_method_supported(attr)) return obj(std::make_shared<BuiltinMethodValue>(t, attr));
   std::string near = closest_name(attr, tensor_method_names());
@@ -336,7 +340,16 @@ void Interpreter::setattr(const IValue& o, const std::string& attr, IValue value
     std::optional<IValue> flag = to_number(value, PyConversion::Scalar, range);
     if (!flag || !flag->is_bool()) fail("TypeError: requires_grad must be a bool", range);
     Tensor t = o.to_tensor();
-    t.set_requires_grad(flag->to_bool());
+    try {
+      set_requires_grad(t, flag->to_bool());
+    } catch (const Error& e) {
+      throw Error(e.message(), range, e.hint(), e.exit_code());
+    }
+    return;
+  }
+  if (o.is_tensor() && attr == "grad" && value.is_none()) {
+    Tensor t = o.to_tensor();
+    clear_grad(t);
     return;
   }
   if (auto* cls = as_obj<ClassValue>(o)) {

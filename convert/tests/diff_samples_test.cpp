@@ -41,6 +41,7 @@ const std::vector<SampleSpec>& specs() {
        false,
        false},
       {"rnn_cell", -1, {}, true, false},
+      {"rnn_cell_backward", -1, {}, true, false},
       {"scalar_input",
        -1,
        {{"baked_value", 8}, {"baked_value", 8}, {"unrolled_loop", 10}},
@@ -57,6 +58,8 @@ const std::vector<SampleSpec>& specs() {
       {"foo1", 1, {{"lost_branch", 9}}, false, true},
       {"rnn_cell", 0, {{"lost_branch", 10}}, false, true},
       {"rnn_cell", 1, {{"lost_branch", 10}}, false, true},
+      {"rnn_cell_backward", 0, {{"lost_branch", 12}}, false, true},
+      {"rnn_cell_backward", 1, {{"lost_branch", 12}}, false, true},
       {"dynamic_model", 0, {{"dropped_side_effect", 17}, {"lost_branch", 19}}, false, true},
       {"early_return", 0, {{"lost_branch", 9}}, false, true},
       {"early_return", 1, {{"lost_branch", 9}, {"lost_branch", 12}}, false, true},
@@ -212,7 +215,8 @@ TEST(DiffSamples, LoopSources) {
     EXPECT_EQ(f->trips, c.trips);
     EXPECT_EQ(f->severity, c.severity);
   }
-  const Finding* w = find(diff_sample("while_converge"), FindingKind::UnrolledLoop, 11);
+  DiffReport converge = diff_sample("while_converge");  // w points into it
+  const Finding* w = find(converge, FindingKind::UnrolledLoop, 11);
   ASSERT_TRUE(w);
   EXPECT_TRUE(w->is_while);
 }

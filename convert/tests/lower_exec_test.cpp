@@ -76,13 +76,10 @@ TEST(LowerExec, DynamicModel) {
   Tensor hi = t({1, 10}, {0.9, 0.2, 0.8, 0.7, 0.6, 0.5, 1.0, 0.4, 0.8, 0.6});
   Tensor lo = t({1, 10}, {-0.9, 0.2, -0.8, 0.7, -0.6, 0.5, 1.0, -0.4, 0.8, -1.0});
   Differential d;
-  // PyTorch prints x.shape as torch.Size([1, 10]); the graph's aten::size gives a list
-  // (as in TorchScript), so only the values are compared while training.
-  d.compare_prints = false;
+  // While training it prints f"Input shape: {x.shape}": torch.Size([1, 10]) both ways.
   EXPECT_TRUE(d.run_sample("dynamic_model", {{"x", hi}}));
   EXPECT_TRUE(d.run_sample("dynamic_model", {{"x", lo}}));
   d.options.training = false;
-  d.compare_prints = true;
   EXPECT_TRUE(d.run_sample("dynamic_model", {{"x", hi}}));
   EXPECT_TRUE(d.run_sample("dynamic_model", {{"x", lo}}));
 }
@@ -393,6 +390,31 @@ def f(x, k: int):
   Differential d;
   EXPECT_TRUE(d.run_source(src, {{"x", t({3}, {0.5, 1.25, -2})}, {"k", num(int64_t{7})}}));
   EXPECT_TRUE(d.run_source(src, {{"x", t({2}, {4, 5})}, {"k", num(int64_t{1})}}));
+}
+
+// A whole shape prints as eager PyTorch prints a torch.Size (docs/language.md), through
+// variables and inlined calls; its items and other lists print as lists.
+TEST(LowerExec, ShapesPrintAsTorchSize) {
+  const char* src = R"(
+import torch
+def shape_of(t):
+    return t.shape
+def f(x):
+    s = x.size()
+    print(x.shape, s, shape_of(x), x.shape[0], [x.size(1), 2])
+    print(f"shape {x.shape} {s!r} {x.shape[1]:3d}")
+    return x
+)";
+  Differential d;
+  EXPECT_TRUE(d.run_source(src, {{"x", t({2, 3}, {1, 2, 3, 4, 5, 6})}}));
+  // (A delimiter of its own: the checks hold `)"`.)
+  const char* checks = R"checks(
+    # CHECK: prim::Constant[value="torch.Size({})"]()
+    # CHECK: str = aten::format(
+    # CHECK: prim::Print(
+    # CHECK: prim::Constant[value="shape torch.Size({}) torch.Size({!r}) {:3d}"]()
+  )checks";
+  EXPECT_TRUE(testing::file_check(testing::lower_and_print(src), checks));
 }
 
 TEST(LowerExec, KeywordOnlyArguments) {

@@ -283,6 +283,42 @@ TEST(Tracer, ChunkResultsAreUnpacked) {
   ir::verify(t.graph());
 }
 
+// torch.jit.trace records `for row in x` as Tensor.__iter__ runs it: one aten::unbind
+// and a prim::ListUnpack of the traced row count, so the plain trace fails on another
+// row count (as torch.jit.trace's graph does) instead of reading other rows.
+TEST(Tracer, IterationOverATensorIsUnbind) {
+  const char* src =
+      "import torch\n"
+      "def f(x):\n"
+      "    acc = torch.zeros(2)\n"
+      "    for row in x:\n"
+      "        acc = acc + row\n"
+      "    return acc / x.shape[0]\n";
+  Tensor x = floats({3, 2}, {1, 2, 3, 4, 5, 6});
+  Traced t = trace(src, {{"x", x}}, no_guards());
+  const ir::Graph& g = t.graph();
+  auto unbinds = nodes_of(g, "aten::unbind");
+  ASSERT_EQ(unbinds.size(), 1u) << ir::print_graph(g);
+  EXPECT_EQ(unbinds[0]->input(0), g.inputs()[0]);
+  EXPECT_EQ(unbinds[0]->range().line, 4);
+  auto unpacks = nodes_of(g, ir::kind::ListUnpack);
+  ASSERT_EQ(unpacks.size(), 1u);
+  EXPECT_EQ(unpacks[0]->outputs().size(), 3u);
+  EXPECT_TRUE(nodes_of(g, "aten::select").empty()) << ir::print_graph(g);
+  expect_tensor_eq(run_graph(g, {x})[0], IValue(floats({2}, {3, 4})));
+  ir::verify(g);
+  try {
+    run_graph(g, {Tensor::zeros({5, 2})});
+    ADD_FAILURE() << "five rows unpacked into three:\n" << ir::print_graph(g);
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("expected 3 value(s) to unpack, got 5"), std::string::npos)
+        << e.message();
+  }
+  // With guards the row count is guarded first, with the advice to parse.
+  Traced guarded = trace(src, {{"x", x}});
+  EXPECT_EQ(guard_failure(guarded.graph(), {Tensor::zeros({5, 2})}).exit_code(), 1);
+}
+
 TEST(Tracer, DeadOpsAreDroppedInPlaceOpsKept) {
   const char* src =
       "import torch\n"
