@@ -2,19 +2,14 @@
 // parse`, `d2s trace`, `d2s run --mode trace|parse`, `d2s run GRAPH.yaml`, every error
 // they add, and the golden IR text of tests/golden/*.check (FileCheck-style lines).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#ifndef D2S_BINARY
-#error "D2S_BINARY must name the built d2s program"
-#endif
+#include "d2s_process.h"
 
 namespace {
 
@@ -22,21 +17,8 @@ namespace fs = std::filesystem;
 
 const std::string kRoot = D2S_SOURCE_DIR;
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using d2s::test::RunResult;
+using d2s::test::slurp;
 
 std::string sample(const std::string& name) {
   return kRoot + "/samples/" + name + ".py";
@@ -55,37 +37,14 @@ size_t count(const std::string& text, const std::string& part) {
   return n;
 }
 
-class Routes : public ::testing::Test {
+class Routes : public d2s::test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("d2s_routes_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path path(const std::string& name) const { return dir_ / name; }
-  std::string file(const std::string& name, const std::string& text) const {
-    std::ofstream(path(name), std::ios::binary) << text;
-    return path(name).string();
-  }
+  Routes() : ScratchDirTest("d2s_routes_test_") {}
 
   // Runs d2s with `args` (no shell interpretation of them), in the test's directory.
-  Result d2s(const std::vector<std::string>& args) const {
-    std::string cmd = "cd " + shell_quote(dir_.string()) + " && " + shell_quote(D2S_BINARY);
-    for (const auto& a : args) cmd += " " + shell_quote(a);
-    cmd += " >" + shell_quote((dir_ / ".stdout").string()) + " 2>" +
-           shell_quote((dir_ / ".stderr").string()) + " </dev/null";
-    int status = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = read_file(dir_ / ".stdout");
-    r.err = read_file(dir_ / ".stderr");
-    fs::remove(dir_ / ".stdout");
-    fs::remove(dir_ / ".stderr");
-    return r;
+  RunResult d2s(const std::vector<std::string>& args) const {
+    return d2s::test::run_d2s(
+        dir_, args, {.out = path(".stdout"), .err = path(".stderr"), .remove_after = true});
   }
 
   // `d2s run ARGS -o out.yaml` must succeed; returns the outputs file's text.
@@ -93,19 +52,17 @@ class Routes : public ::testing::Test {
     fs::remove(path("out.yaml"));
     args.push_back("-o");
     args.push_back("out.yaml");
-    Result r = d2s(args);
+    RunResult r = d2s(args);
     EXPECT_EQ(r.code, 0) << r.err;
-    return read_file(path("out.yaml"));
+    return slurp(path("out.yaml"));
   }
-
-  fs::path dir_;
 };
 
 // ---------------------------------------------------------------------------
 // parse and trace
 
 TEST_F(Routes, ParsePrintsTheGraphWithAnIf) {
-  Result r = d2s({"parse", sample("foo1")});
+  RunResult r = d2s({"parse", sample("foo1")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out.rfind("graph(%x : Tensor,", 0), 0u) << r.out;
@@ -115,14 +72,14 @@ TEST_F(Routes, ParsePrintsTheGraphWithAnIf) {
 }
 
 TEST_F(Routes, ParseWithExampleInputsGivesSymbolicDims) {
-  Result r = d2s({"parse", sample("rnn_cell"), "--inputs", sample_inputs("rnn_cell")});
+  RunResult r = d2s({"parse", sample("rnn_cell"), "--inputs", sample_inputs("rnn_cell")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(has(r.out, "%x : Tensor[x_0, x_1]")) << r.out;
   EXPECT_TRUE(has(r.out, "Tensor[w_h_0, prev_h_0] = aten::mm(%w_h")) << r.out;
 }
 
 TEST_F(Routes, TraceOfFoo1HasAGuardAndNoIf) {
-  Result r = d2s({"trace", sample("foo1"), "--inputs", sample_inputs("foo1")});
+  RunResult r = d2s({"trace", sample("foo1"), "--inputs", sample_inputs("foo1")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_FALSE(has(r.out, "prim::If")) << r.out;
@@ -137,7 +94,7 @@ TEST_F(Routes, TraceOfFoo1HasAGuardAndNoIf) {
 }
 
 TEST_F(Routes, TraceHelpSaysTheFirstSetIsTraced) {
-  Result r = d2s({"trace", "--help"});
+  RunResult r = d2s({"trace", "--help"});
   ASSERT_EQ(r.code, 0);
   EXPECT_TRUE(has(r.out, "the first set is traced")) << r.out;
   EXPECT_TRUE(has(r.out, "--max-trace-nodes")) << r.out;
@@ -151,15 +108,15 @@ TEST_F(Routes, TraceHelpSaysTheFirstSetIsTraced) {
 }
 
 TEST_F(Routes, TextOutputFileEqualsStdout) {
-  Result printed = d2s({"parse", sample("foo2")});
+  RunResult printed = d2s({"parse", sample("foo2")});
   ASSERT_EQ(printed.code, 0) << printed.err;
-  Result r = d2s({"parse", sample("foo2"), "-o", "g.txt"});
+  RunResult r = d2s({"parse", sample("foo2"), "-o", "g.txt"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(read_file(path("g.txt")), printed.out);
+  EXPECT_EQ(slurp(path("g.txt")), printed.out);
   r = d2s({"trace", sample("foo2"), "--inputs", sample_inputs("foo2"), "-o", "t.txt"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(count(read_file(path("t.txt")), "aten::add"), 10u);  // unrolled
+  EXPECT_EQ(count(slurp(path("t.txt")), "aten::add"), 10u);  // unrolled
   for (const auto& e : fs::directory_iterator(dir_)) {
     EXPECT_FALSE(has(e.path().filename().string(), ".d2s-tmp")) << e.path();
   }
@@ -186,7 +143,7 @@ TEST_F(Routes, GraphFilesRunLikeEager) {
   for (const std::string name : {"mlp", "item_arith"}) {
     std::string want =
         outputs({"run", sample(name), "--inputs", sample_inputs(name), "--seed", "3"});
-    Result p = d2s({"parse", sample(name), "--seed", "3", "-o", "g.yaml"});
+    RunResult p = d2s({"parse", sample(name), "--seed", "3", "-o", "g.yaml"});
     ASSERT_EQ(p.code, 0) << p.err;
     EXPECT_EQ(outputs({"run", "g.yaml", "--inputs", sample_inputs(name), "--seed", "3"}), want)
         << name;
@@ -194,16 +151,16 @@ TEST_F(Routes, GraphFilesRunLikeEager) {
 }
 
 TEST_F(Routes, GraphFileWithWeightsAndDumpWeights) {
-  Result r = d2s({"run", sample("dynamic_model"), "--inputs", sample_inputs("dynamic_model"),
-                  "--seed", "5", "--dump-weights", "w.yaml", "-o", "eager.yaml"});
+  RunResult r = d2s({"run", sample("dynamic_model"), "--inputs", sample_inputs("dynamic_model"),
+                     "--seed", "5", "--dump-weights", "w.yaml", "-o", "eager.yaml"});
   ASSERT_EQ(r.code, 0) << r.err;
   r = d2s({"parse", sample("dynamic_model"), "-o", "g.yaml"});
   ASSERT_EQ(r.code, 0) << r.err;
   // The weights of seed 5, given to a graph made with seed 0, give seed 5's outputs.
   std::string got = outputs({"run", "g.yaml", "--inputs", sample_inputs("dynamic_model"),
                              "--weights", "w.yaml", "--dump-weights", "w2.yaml"});
-  EXPECT_EQ(got, read_file(path("eager.yaml")));
-  EXPECT_EQ(read_file(path("w2.yaml")), read_file(path("w.yaml")));
+  EXPECT_EQ(got, slurp(path("eager.yaml")));
+  EXPECT_EQ(slurp(path("w2.yaml")), slurp(path("w.yaml")));
 }
 
 TEST_F(Routes, BadGraphYamlIsLocated) {
@@ -213,7 +170,7 @@ TEST_F(Routes, BadGraphYamlIsLocated) {
        "nodes:\n  - {kind: \"aten::bogus\", inputs: [0], outputs: [{id: 1}], "
        "loc: {line: 1, col: 1}}\noutputs: [1]\n");
   file("in.yaml", "x: {shape: [1], data: [1]}\n");
-  Result r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
+  RunResult r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.err, "g.yaml:9:5: error: invalid IR: unknown node kind 'aten::bogus'"))
       << r.err;
@@ -227,7 +184,7 @@ TEST_F(Routes, BadGraphYamlIsLocated) {
 TEST_F(Routes, GraphInputErrorsPointIntoTheInputsFile) {
   ASSERT_EQ(d2s({"parse", sample("foo1"), "-o", "g.yaml"}).code, 0);
   file("in.yaml", "x: {shape: [1], data: [1]}\nyy: {shape: [1], data: [1]}\nz: 3\n");
-  Result r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
+  RunResult r = d2s({"run", "g.yaml", "--inputs", "in.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.err, "in.yaml:2:1: error: 'yy' is not an input of the graph 'foo1'")) << r.err;
   EXPECT_TRUE(has(r.err, "did you mean 'y'?")) << r.err;
@@ -259,7 +216,7 @@ TEST_F(Routes, GraphParametersNeedTheProgramOrWeights) {
   EXPECT_EQ(outputs({"run", "g.yaml", "--inputs", "in.yaml"}), eager);
 
   file("w.yaml", "lin.weight: {shape: [2, 3], fill: zeros}\nlin.bais: {shape: [2], fill: zeros}\n");
-  Result r = d2s({"run", "g.yaml", "--inputs", "in.yaml", "--weights", "w.yaml"});
+  RunResult r = d2s({"run", "g.yaml", "--inputs", "in.yaml", "--weights", "w.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.err,
                   "w.yaml:2:1: error: 'lin.bais' is not a parameter of the graph "
@@ -281,8 +238,8 @@ TEST_F(Routes, GraphParametersNeedTheProgramOrWeights) {
 // run --mode trace
 
 TEST_F(Routes, TracedGraphFailsItsGuardOnTheOtherPath) {
-  Result r = d2s({"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode", "trace", "-o",
-                  "out.yaml"});
+  RunResult r = d2s({"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode", "trace",
+                     "-o", "out.yaml"});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(has(r.err,
                   "foo1.py:9:8: error: trace guard failed: 'x < y' was True when traced, "
@@ -300,8 +257,8 @@ TEST_F(Routes, TraceInputsPicksTheTracedSet) {
   std::string ok = outputs({"run", sample("foo1"), "--inputs", "set1.yaml", "--mode", "trace",
                             "--trace-inputs", "set1.yaml"});
   EXPECT_TRUE(has(ok, "data: [2.25]")) << ok;
-  Result r = d2s({"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode", "trace",
-                  "--trace-inputs", "set1.yaml"});
+  RunResult r = d2s({"run", sample("foo1"), "--inputs", sample_inputs("foo1"), "--mode", "trace",
+                     "--trace-inputs", "set1.yaml"});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(has(r.err, "'x < y' was False when traced, is True now (on input set 0)")) << r.err;
 }
@@ -320,8 +277,8 @@ TEST_F(Routes, NoGuardsGivesTheTracedBranchSilently) {
 }
 
 TEST_F(Routes, TraceLimitAndBadTraceInputs) {
-  Result r = d2s({"run", sample("foo2"), "--inputs", sample_inputs("foo2"), "--mode", "trace",
-                  "--max-trace-nodes", "5"});
+  RunResult r = d2s({"run", sample("foo2"), "--inputs", sample_inputs("foo2"), "--mode", "trace",
+                     "--max-trace-nodes", "5"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.err, "foo2.py:")) << r.err;
   r = d2s({"trace", sample("foo2"), "--inputs", sample_inputs("foo2"), "--max-trace-nodes", "5"});
@@ -344,8 +301,8 @@ TEST_F(Routes, TraceLimitAndBadTraceInputs) {
 TEST_F(Routes, ScalarInputsOfATrace) {
   // Traced with n = 2: n = 5 fails the input's guard; without guards n is baked and
   // ignored, as torch.jit.trace would.
-  Result r = d2s({"run", sample("scalar_input"), "--inputs", sample_inputs("scalar_input"),
-                  "--mode", "trace"});
+  RunResult r = d2s({"run", sample("scalar_input"), "--inputs", sample_inputs("scalar_input"),
+                     "--mode", "trace"});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(has(r.err, "trace guard failed: 'n' was 2 when traced, is 5 now (on input set 1)"))
       << r.err;
@@ -397,7 +354,7 @@ TEST_F(Routes, FlagsThatDoNotApplyAreRefused) {
        "--no-guards applies to --mode trace only"},
   };
   for (const auto& [args, message] : cases) {
-    Result r = d2s(args);
+    RunResult r = d2s(args);
     EXPECT_EQ(r.code, 2) << message;
     EXPECT_TRUE(has(r.err, "d2s: error: " + message)) << r.err;
     EXPECT_EQ(r.out, "");
@@ -405,12 +362,12 @@ TEST_F(Routes, FlagsThatDoNotApplyAreRefused) {
 }
 
 TEST_F(Routes, PicturesOfBothRoutes) {
-  Result r = d2s({"parse", sample("foo1"), "-o", "g.svg"});
+  RunResult r = d2s({"parse", sample("foo1"), "-o", "g.svg"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(has(read_file(path("g.svg")), "<svg")) << read_file(path("g.svg"));
+  EXPECT_TRUE(has(slurp(path("g.svg")), "<svg")) << slurp(path("g.svg"));
   r = d2s({"trace", sample("foo1"), "--inputs", sample_inputs("foo1"), "-o", "g.dot"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(has(read_file(path("g.dot")), "digraph")) << read_file(path("g.dot"));
+  EXPECT_TRUE(has(slurp(path("g.dot")), "digraph")) << slurp(path("g.dot"));
   r = d2s({"trace", sample("foo1"), "--inputs", sample_inputs("foo1"), "-o", "g.jpg"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.err, "unknown extension '.jpg'")) << r.err;
@@ -426,7 +383,7 @@ TEST_F(Routes, ConversionErrorsAreLocated) {
       file("in.yaml", "");
       args.insert(args.end(), {"--inputs", "in.yaml"});
     }
-    Result r = d2s(args);
+    RunResult r = d2s(args);
     EXPECT_EQ(r.code, 2) << cmd;
     EXPECT_TRUE(has(r.err, "rnn_textbook.py:")) << r.err;
     EXPECT_TRUE(has(r.err, "did you mean 'w_h'?")) << r.err;
@@ -434,7 +391,7 @@ TEST_F(Routes, ConversionErrorsAreLocated) {
   }
   // parse --inputs: a key naming no parameter of the entry.
   file("in.yaml", "x: {shape: [1], data: [1]}\nw: {shape: [1], data: [1]}\n");
-  Result r = d2s({"parse", sample("foo1"), "--inputs", "in.yaml"});
+  RunResult r = d2s({"parse", sample("foo1"), "--inputs", "in.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.err, "in.yaml:2:1: error: 'w' is not a parameter of the entry 'foo1'"))
       << r.err;
@@ -531,7 +488,7 @@ TEST_F(Routes, GoldenParsedText) {
   for (const auto& e : fs::directory_iterator(kRoot + "/tests/golden")) {
     if (e.path().extension() != ".check") continue;
     std::string name = e.path().stem().string();
-    std::string pattern = read_file(e.path());
+    std::string pattern = slurp(e.path());
     std::vector<std::string> args = {"parse", sample(name)};
     std::istringstream pin(pattern);
     for (std::string p; std::getline(pin, p);) {
@@ -540,7 +497,7 @@ TEST_F(Routes, GoldenParsedText) {
       for (std::string w; words >> w;)
         args.push_back(w.rfind("samples/", 0) == 0 ? kRoot + "/" + w : w);
     }
-    Result r = d2s(args);
+    RunResult r = d2s(args);
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;
     EXPECT_TRUE(file_check(r.out, pattern)) << name;
     ++n;

@@ -1,79 +1,31 @@
 // End-to-end tests of the d2s program: run the built binary as a user does and
 // check its exit code, standard output, standard error and files (docs/cli.md).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#ifndef D2S_BINARY
-#error "D2S_BINARY must name the built d2s program"
-#endif
+#include "d2s_process.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
+using d2s::test::RunResult;
+using d2s::test::slurp;
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-class Cli : public ::testing::Test {
+class Cli : public d2s::test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("d2s_cli_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path path(const std::string& name) const { return dir_ / name; }
-  std::string file(const std::string& name, const std::string& text) const {
-    write(path(name), text);
-    return path(name).string();
-  }
+  Cli() : ScratchDirTest("d2s_cli_test_") {}
 
   // Runs d2s with `args` (no shell interpretation of them), in the test's directory.
-  Result d2s(const std::vector<std::string>& args) const {
-    std::string cmd = "cd " + shell_quote(dir_.string()) + " && " + shell_quote(D2S_BINARY);
-    for (const auto& a : args) cmd += " " + shell_quote(a);
-    cmd += " >" + shell_quote((dir_ / ".stdout").string()) + " 2>" +
-           shell_quote((dir_ / ".stderr").string()) + " </dev/null";
-    int status = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = read_file(dir_ / ".stdout");
-    r.err = read_file(dir_ / ".stderr");
-    fs::remove(dir_ / ".stdout");
-    fs::remove(dir_ / ".stderr");
-    return r;
+  RunResult d2s(const std::vector<std::string>& args) const {
+    return d2s::test::run_d2s(
+        dir_, args, {.out = path(".stdout"), .err = path(".stderr"), .remove_after = true});
   }
-
-  fs::path dir_;
 };
 
 const char* kDoubler =
@@ -99,14 +51,14 @@ const char* kModule =
 // Usage
 
 TEST_F(Cli, Version) {
-  Result r = d2s({"--version"});
+  RunResult r = d2s({"--version"});
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.out, "d2s 0.1.0\n");
   EXPECT_EQ(r.err, "");
 }
 
 TEST_F(Cli, TopLevelHelpListsEveryCommand) {
-  Result r = d2s({"--help"});
+  RunResult r = d2s({"--help"});
   EXPECT_EQ(r.code, 0);
   for (const char* c : {"parse", "trace", "run", "diff", "render", "check", "grad"}) {
     EXPECT_NE(r.out.find(c), std::string::npos) << c;
@@ -126,7 +78,7 @@ TEST_F(Cli, HelpOfEachCommand) {
       {"grad", {"--entry", "--output"}},
   };
   for (const auto& [cmd, names] : flags) {
-    Result r = d2s({cmd, "--help"});
+    RunResult r = d2s({cmd, "--help"});
     EXPECT_EQ(r.code, 0) << cmd;
     EXPECT_NE(r.out.find("d2s " + cmd), std::string::npos) << r.out;
     for (const auto& f : names) EXPECT_NE(r.out.find(f), std::string::npos) << cmd << " " << f;
@@ -134,7 +86,7 @@ TEST_F(Cli, HelpOfEachCommand) {
 }
 
 TEST_F(Cli, UnknownFlag) {
-  Result r = d2s({"run", "m.py", "--bogus"});
+  RunResult r = d2s({"run", "m.py", "--bogus"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("d2s: error: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--bogus"), std::string::npos) << r.err;
@@ -143,7 +95,7 @@ TEST_F(Cli, UnknownFlag) {
 }
 
 TEST_F(Cli, MissingArgumentAndBadValues) {
-  Result r = d2s({"run"});
+  RunResult r = d2s({"run"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("d2s: error: INPUT is required"), std::string::npos) << r.err;
   r = d2s({"run", "m.py", "--mode", "fast"});
@@ -164,7 +116,7 @@ TEST_F(Cli, MissingArgumentAndBadValues) {
 }
 
 TEST_F(Cli, OutputExtensionIsChecked) {
-  Result r = d2s({"run", "m.py", "-o", "out.txt"});
+  RunResult r = d2s({"run", "m.py", "-o", "out.txt"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("unknown extension '.txt'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(".yaml"), std::string::npos) << r.err;
@@ -174,7 +126,7 @@ TEST_F(Cli, OutputExtensionIsChecked) {
 }
 
 TEST_F(Cli, UnknownOrMissingCommand) {
-  Result r = d2s({"trase", "m.py"});
+  RunResult r = d2s({"trase", "m.py"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("unknown command 'trase'"), std::string::npos) << r.err;
   r = d2s({});
@@ -187,13 +139,13 @@ TEST_F(Cli, GradCommands) {
   file("in.yaml", "x: {shape: [1], data: [1.5], requires_grad: true}\nn: 1\n");
   // d(2x)/dx = 2, in every mode.
   for (const char* mode : {"eager", "trace", "parse"}) {
-    Result r = d2s({"run", "m.py", "--inputs", "in.yaml", "--grad", "--mode", mode});
+    RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml", "--grad", "--mode", mode});
     EXPECT_EQ(r.code, 0) << mode << r.err;
     EXPECT_NE(r.out.find("grads:\n  x: {shape: [1], dtype: float32, data: [2.0]}"),
               std::string::npos)
         << mode << r.out;
   }
-  Result r = d2s({"grad", "m.py"});
+  RunResult r = d2s({"grad", "m.py"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("grad::mul"), std::string::npos) << r.out;
   // The first output must be one float element.
@@ -211,7 +163,7 @@ TEST_F(Cli, GradCommands) {
 TEST_F(Cli, RunPrintsThenOutputsYaml) {
   file("m.py", kDoubler);
   file("in.yaml", "x: {shape: [2], data: [1, 2.5]}\nn: 3\n");
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   const std::string print = "n is 3\n";
@@ -228,7 +180,7 @@ TEST_F(Cli, RunPrintsThenOutputsYaml) {
 TEST_F(Cli, RunWithOutputFile) {
   file("m.py", kDoubler);
   file("in.yaml", "x: {shape: [2], data: [1, 2.5]}\nn: 3\n");
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "out.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "out.yaml"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "n is 3\n");  // only the prints
   YAML::Node doc = YAML::LoadFile(path("out.yaml").string());
@@ -241,7 +193,7 @@ TEST_F(Cli, RunWithOutputFile) {
 TEST_F(Cli, RunSeveralInputSets) {
   file("m.py", kDoubler);
   file("in.yaml", "- {x: {shape: [1], data: [1]}, n: 1}\n- {x: {shape: [1], data: [-3]}, n: 2}\n");
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "out.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "out.yaml"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "n is 1\nn is 2\n");
   YAML::Node doc = YAML::LoadFile(path("out.yaml").string());
@@ -253,7 +205,7 @@ TEST_F(Cli, RunSeveralInputSets) {
 
 TEST_F(Cli, RunScriptWithoutInputs) {
   file("s.py", "import torch\nx = torch.ones(2)\nprint(x.sum().item())\n");
-  Result r = d2s({"run", "s.py"});
+  RunResult r = d2s({"run", "s.py"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "2.0\noutputs: []\n");
 }
@@ -261,24 +213,24 @@ TEST_F(Cli, RunScriptWithoutInputs) {
 TEST_F(Cli, RunModuleDumpWeightsThenReload) {
   file("m.py", kModule);
   file("in.yaml", "x: {shape: [1, 3], data: [1, 2, 3]}\n");
-  Result r1 = d2s({"run", "m.py", "--inputs", "in.yaml", "--seed", "5", "--dump-weights", "w.yaml",
-                   "-o", "o1.yaml"});
+  RunResult r1 = d2s({"run", "m.py", "--inputs", "in.yaml", "--seed", "5", "--dump-weights",
+                      "w.yaml", "-o", "o1.yaml"});
   ASSERT_EQ(r1.code, 0) << r1.err;
   YAML::Node w = YAML::LoadFile(path("w.yaml").string());
   EXPECT_EQ(w["lin.weight"]["shape"].as<std::vector<int>>(), (std::vector<int>{2, 3}));
   EXPECT_EQ(w["lin.bias"]["shape"].as<std::vector<int>>(), (std::vector<int>{2}));
   // The dumped weights, loaded under another seed, give the same outputs.
-  Result r2 = d2s({"run", "m.py", "--inputs", "in.yaml", "--seed", "9", "--weights", "w.yaml", "-o",
-                   "o2.yaml"});
+  RunResult r2 = d2s({"run", "m.py", "--inputs", "in.yaml", "--seed", "9", "--weights", "w.yaml",
+                      "-o", "o2.yaml"});
   ASSERT_EQ(r2.code, 0) << r2.err;
-  EXPECT_EQ(read_file(path("o1.yaml")), read_file(path("o2.yaml")));
+  EXPECT_EQ(slurp(path("o1.yaml")), slurp(path("o2.yaml")));
 }
 
 TEST_F(Cli, RunWeightsErrorPointsIntoWeightsFile) {
   file("m.py", kModule);
   file("in.yaml", "x: {shape: [1, 3], data: [1, 2, 3]}\n");
   file("w.yaml", "lin.weight: {shape: [2, 3], fill: zeros}\nlin.bais: {shape: [2], fill: zeros}\n");
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml", "--weights", "w.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml", "--weights", "w.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("w.yaml:2:1: error: 'lin.bais' is not a parameter"), std::string::npos)
       << r.err;
@@ -288,7 +240,7 @@ TEST_F(Cli, RunWeightsErrorPointsIntoWeightsFile) {
 TEST_F(Cli, BadInputsYamlShowsLocationAndCaret) {
   file("m.py", kDoubler);
   file("in.yaml", "n: 3\nx: {shape: [2], data: [1, 2, 3]}\n");
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("in.yaml:2:23: error: data has 3 values but shape [2] needs 2"),
             std::string::npos)
@@ -303,7 +255,7 @@ TEST_F(Cli, BadInputsYamlShowsLocationAndCaret) {
 TEST_F(Cli, YamlSyntaxErrorInInputs) {
   file("m.py", kDoubler);
   file("in.yaml", "x: {shape: [2], data: [1, 2]\nn: 3\n");
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("in.yaml:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("YAML syntax error"), std::string::npos) << r.err;
@@ -312,7 +264,7 @@ TEST_F(Cli, YamlSyntaxErrorInInputs) {
 TEST_F(Cli, UnknownInputNamePointsAtKey) {
   file("m.py", kDoubler);
   file("in.yaml", "x: {shape: [1], data: [1]}\nm: 3\n");
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("in.yaml:2:1: error: 'm' is not a parameter of the entry 'double'"),
             std::string::npos)
@@ -323,7 +275,7 @@ TEST_F(Cli, UnknownInputNamePointsAtKey) {
 TEST_F(Cli, MissingInputIsNamed) {
   file("m.py", kDoubler);
   file("in.yaml", "x: {shape: [1], data: [1]}\n");
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("has no 'n'"), std::string::npos) << r.err;
   r = d2s({"run", "m.py"});
@@ -334,7 +286,7 @@ TEST_F(Cli, MissingInputIsNamed) {
 
 TEST_F(Cli, MissingFiles) {
   file("m.py", kDoubler);
-  Result r = d2s({"run", "m.py", "--inputs", "nope.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "nope.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("d2s: error: cannot read file 'nope.yaml'"), std::string::npos) << r.err;
   r = d2s({"run", "nope.py"});
@@ -347,7 +299,7 @@ TEST_F(Cli, MissingFiles) {
 TEST_F(Cli, FailingRunWritesNothingAndKeepsOldOutput) {
   file("bad.py", "import torch\n\ndef f(x):\n    print(\"before\")\n    return x + W\n");
   file("in.yaml", "x: {shape: [1], data: [1]}\n");
-  Result r = d2s({"run", "bad.py", "--inputs", "in.yaml", "-o", "new.yaml"});
+  RunResult r = d2s({"run", "bad.py", "--inputs", "in.yaml", "-o", "new.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("bad.py:5:"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(path("new.yaml")));
@@ -355,7 +307,7 @@ TEST_F(Cli, FailingRunWritesNothingAndKeepsOldOutput) {
   file("old.yaml", "previous contents\n");
   r = d2s({"run", "bad.py", "--inputs", "in.yaml", "-o", "old.yaml", "--dump-weights", "w.yaml"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(read_file(path("old.yaml")), "previous contents\n");
+  EXPECT_EQ(slurp(path("old.yaml")), "previous contents\n");
   EXPECT_FALSE(fs::exists(path("w.yaml")));
   size_t n = static_cast<size_t>(std::distance(fs::directory_iterator(dir_), {}));
   EXPECT_EQ(n, 3u);  // bad.py, in.yaml, old.yaml: no temporaries
@@ -364,7 +316,7 @@ TEST_F(Cli, FailingRunWritesNothingAndKeepsOldOutput) {
 TEST_F(Cli, OutputDirectoryIsCheckedBeforeRunning) {
   file("m.py", kDoubler);
   file("in.yaml", "x: {shape: [1], data: [1]}\nn: 1\n");
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "nodir/out.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "nodir/out.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("directory 'nodir' does not exist"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");  // the program did not run
@@ -373,7 +325,7 @@ TEST_F(Cli, OutputDirectoryIsCheckedBeforeRunning) {
 TEST_F(Cli, LaterSetFailingWritesNothing) {
   file("m.py", kDoubler);
   file("in.yaml", "- {x: {shape: [1], data: [1]}, n: 1}\n- {x: {shape: [1], data: [1]}}\n");
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "out.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "out.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_FALSE(fs::exists(path("out.yaml")));
 }
@@ -381,9 +333,9 @@ TEST_F(Cli, LaterSetFailingWritesNothing) {
 TEST_F(Cli, InputFilesAreNeverModified) {
   std::string model = file("m.py", kDoubler);
   std::string inputs = file("in.yaml", "x: {shape: [2], data: [1, 2]}\nn: 3\n");
-  auto before_m = read_file(model), before_i = read_file(inputs);
+  auto before_m = slurp(model), before_i = slurp(inputs);
   auto time_i = fs::last_write_time(inputs);
-  Result r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "out.yaml"});
+  RunResult r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "out.yaml"});
   EXPECT_EQ(r.code, 0) << r.err;
   // Writing the outputs over an input is refused.
   r = d2s({"run", "m.py", "--inputs", "in.yaml", "-o", "in.yaml"});
@@ -391,8 +343,8 @@ TEST_F(Cli, InputFilesAreNeverModified) {
   EXPECT_NE(r.err.find("is one of the command's input files"), std::string::npos) << r.err;
   r = d2s({"run", "m.py", "--inputs", "in.yaml", "--dump-weights", "./in.yaml"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(read_file(model), before_m);
-  EXPECT_EQ(read_file(inputs), before_i);
+  EXPECT_EQ(slurp(model), before_m);
+  EXPECT_EQ(slurp(inputs), before_i);
   EXPECT_EQ(fs::last_write_time(inputs), time_i);
 }
 
@@ -401,7 +353,7 @@ TEST_F(Cli, LimitFlags) {
        "import torch\n\ndef f(n: int):\n    s = 0\n    while True:\n        s += 1\n"
        "    return s\n");
   file("in.yaml", "n: 1\n");
-  Result r = d2s({"run", "loop.py", "--inputs", "in.yaml", "--max-iterations", "1000"});
+  RunResult r = d2s({"run", "loop.py", "--inputs", "in.yaml", "--max-iterations", "1000"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("loop.py:"), std::string::npos) << r.err;
   r = d2s({"run", "loop.py", "--max-iterations", "0"});

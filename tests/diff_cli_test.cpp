@@ -1,80 +1,43 @@
 // End-to-end tests of `d2s diff` and `d2s check`: the built program on the samples,
 // as a user and a CI job run it (docs/diff.md, docs/ci.md).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#ifndef D2S_BINARY
-#error "D2S_BINARY must name the built d2s program"
-#endif
+#include "d2s_process.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using d2s::test::RunResult;
+using d2s::test::shell_quote;
+using d2s::test::slurp;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
 // Runs in the source directory, so that paths read as a user's (samples/foo1.py).
-class DiffCli : public ::testing::Test {
+class DiffCli : public d2s::test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("d2s_diff_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  DiffCli() : ScratchDirTest("d2s_diff_cli_") {}
 
-  std::string tmp(const std::string& name) const { return (dir_ / name).string(); }
-  std::string file(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ / name, std::ios::binary) << text;
-    return tmp(name);
-  }
+  std::string tmp(const std::string& name) const { return path(name).string(); }
 
-  Outcome d2s(const std::vector<std::string>& args) const {
-    std::string cmd = "cd " + quoted(D2S_SOURCE_DIR) + " && " + quoted(D2S_BINARY);
-    for (const auto& a : args) cmd += " " + quoted(a);
-    cmd += " >" + quoted(tmp(".out")) + " 2>" + quoted(tmp(".err")) + " </dev/null";
-    const int status = std::system(cmd.c_str());
-    Outcome r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(tmp(".out"));
-    r.err = slurp(tmp(".err"));
-    return r;
+  RunResult d2s(const std::vector<std::string>& args) const {
+    return d2s::test::run_d2s(D2S_SOURCE_DIR, args,
+                              {.out = tmp(".out"), .err = tmp(".err"), .remove_after = false});
   }
-
-  fs::path dir_;
 };
 
 TEST_F(DiffCli, TextReportExitsZeroEvenWhenLossy) {
-  Outcome r = d2s({"diff", "samples/foo1.py", "--inputs", "samples/foo1.inputs.yaml"});
+  RunResult r = d2s({"diff", "samples/foo1.py", "--inputs", "samples/foo1.inputs.yaml"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("samples/foo1.py: TRACE-SAFE BY COVERAGE ONLY", 0), 0u) << r.out;
   EXPECT_TRUE(r.err.empty()) << r.err;
@@ -110,8 +73,8 @@ TEST_F(DiffCli, TextReportExitsZeroEvenWhenLossy) {
 
 TEST_F(DiffCli, JsonFileAndFormats) {
   const std::string out = tmp("report.json");
-  Outcome r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml", "-o",
-                   out, "--max-search-tries", "0"});
+  RunResult r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml",
+                     "-o", out, "--max-search-tries", "0"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   YAML::Node j = YAML::LoadFile(out);
@@ -133,8 +96,8 @@ TEST_F(DiffCli, JsonFileAndFormats) {
 }
 
 TEST_F(DiffCli, PictureAndHtmlReport) {
-  Outcome r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml", "-o",
-                   tmp("diff.svg")});
+  RunResult r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml",
+                     "-o", tmp("diff.svg")});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   const std::string svg = slurp(tmp("diff.svg"));
@@ -158,8 +121,8 @@ TEST_F(DiffCli, PictureAndHtmlReport) {
 }
 
 TEST_F(DiffCli, MaxTraceNodesLimitsTheTrace) {
-  Outcome r = d2s({"diff", "samples/foo2.py", "--inputs", "samples/foo2.inputs.yaml",
-                   "--max-trace-nodes", "5"});
+  RunResult r = d2s({"diff", "samples/foo2.py", "--inputs", "samples/foo2.inputs.yaml",
+                     "--max-trace-nodes", "5"});
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_TRUE(contains(r.err, "trace exceeded 5 nodes")) << r.err;
   r = d2s({"check", "samples/foo2.py", "--inputs", "samples/foo2.inputs.yaml", "--max-trace-nodes",
@@ -171,7 +134,7 @@ TEST_F(DiffCli, MaxTraceNodesLimitsTheTrace) {
 }
 
 TEST_F(DiffCli, BadInputIsExitTwo) {
-  Outcome r = d2s({"diff", "samples/missing.py", "--inputs", "samples/foo1.inputs.yaml"});
+  RunResult r = d2s({"diff", "samples/missing.py", "--inputs", "samples/foo1.inputs.yaml"});
   EXPECT_EQ(r.code, 2);
   const std::string bad = file("bad.py", "import torch\n\n\ndef f(x):\n    return W_h + x\n");
   const std::string in = file("in.yaml", "x: {shape: [1], data: [1.0]}\n");
@@ -184,7 +147,7 @@ TEST_F(DiffCli, BadInputIsExitTwo) {
 }
 
 TEST_F(DiffCli, CheckExitCodes) {
-  Outcome r = d2s({"check", "samples/mlp.py", "--inputs", "samples/mlp.inputs.yaml"});
+  RunResult r = d2s({"check", "samples/mlp.py", "--inputs", "samples/mlp.inputs.yaml"});
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "PASS samples/mlp.py")) << r.out;
   EXPECT_TRUE(contains(r.out, "check: 1 model, 1 trace-safe, 0 lossy\n")) << r.out;
@@ -219,9 +182,9 @@ TEST_F(DiffCli, CheckExitCodes) {
 
 TEST_F(DiffCli, CheckSeveralModels) {
   // One --inputs per model, in order.
-  Outcome r = d2s({"check", "samples/mlp.py", "samples/shape_loop.py", "samples/foo2.py",
-                   "--inputs", "samples/mlp.inputs.yaml", "--inputs",
-                   "samples/shape_loop.inputs.yaml", "--inputs", "samples/foo2.inputs.yaml"});
+  RunResult r = d2s({"check", "samples/mlp.py", "samples/shape_loop.py", "samples/foo2.py",
+                     "--inputs", "samples/mlp.inputs.yaml", "--inputs",
+                     "samples/shape_loop.inputs.yaml", "--inputs", "samples/foo2.inputs.yaml"});
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_TRUE(contains(r.out, "check: 3 models, 2 trace-safe, 1 lossy (1 finding)\n")) << r.out;
   // One file for all.
@@ -236,9 +199,9 @@ TEST_F(DiffCli, CheckSeveralModels) {
 }
 
 TEST_F(DiffCli, CheckGithubAnnotations) {
-  Outcome r = d2s({"check", "samples/print_branch.py", "samples/foo2.py", "--inputs",
-                   "samples/print_branch.inputs.yaml", "--inputs", "samples/foo2.inputs.yaml",
-                   "--format", "github"});
+  RunResult r = d2s({"check", "samples/print_branch.py", "samples/foo2.py", "--inputs",
+                     "samples/print_branch.inputs.yaml", "--inputs", "samples/foo2.inputs.yaml",
+                     "--format", "github"});
   EXPECT_EQ(r.code, 1) << r.err;
   std::istringstream in(r.out);
   std::vector<std::string> lines;
@@ -256,7 +219,7 @@ TEST_F(DiffCli, CheckGithubAnnotations) {
 
 TEST_F(DiffCli, CheckJUnitFile) {
   const std::string xml = tmp("check.xml");
-  Outcome r =
+  RunResult r =
       d2s({"check", "samples/mlp.py", "samples/while_converge.py", "--inputs",
            "samples/mlp.inputs.yaml", "--inputs", "samples/while_converge.inputs.yaml", "-o", xml});
   EXPECT_EQ(r.code, 1) << r.err;
@@ -265,16 +228,14 @@ TEST_F(DiffCli, CheckJUnitFile) {
   EXPECT_TRUE(contains(text, "<testsuites name=\"d2s check\" tests=\"2\" failures=\"1\"")) << text;
   EXPECT_TRUE(contains(text, "<testcase classname=\"d2s.check\" name=\"samples/mlp.py\"")) << text;
   EXPECT_TRUE(contains(text, "<failure type=\"unrolled_loop\"")) << text;
-  // A real XML parser, where one is installed (Debian's python3 is).
-  if (fs::exists("/usr/bin/python3")) {
-    const std::string cmd =
-        "/usr/bin/python3 -c 'import sys, xml.dom.minidom as m; "
-        "d = m.parse(sys.argv[1]); "
-        "sys.exit(0 if len(d.getElementsByTagName(\"testcase\")) == 2 and "
-        "len(d.getElementsByTagName(\"failure\")) == 2 else 3)' " +
-        quoted(xml);
-    EXPECT_EQ(std::system(cmd.c_str()), 0) << text;
-  }
+  // A real XML parser: Debian's python3 (scripts/setup.sh installs it with python3-torch).
+  const std::string cmd =
+      "/usr/bin/python3 -c 'import sys, xml.dom.minidom as m; "
+      "d = m.parse(sys.argv[1]); "
+      "sys.exit(0 if len(d.getElementsByTagName(\"testcase\")) == 2 and "
+      "len(d.getElementsByTagName(\"failure\")) == 2 else 3)' " +
+      shell_quote(xml);
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << text;
   // --format junit to stdout; a JSON file by its extension.
   r = d2s({"check", "samples/mlp.py", "--inputs", "samples/mlp.inputs.yaml", "--format", "junit"});
   EXPECT_EQ(r.code, 0);

@@ -11,12 +11,10 @@
 // A second test keeps the catalogue and the cases in sync: every case is documented
 // (docs/errors.md names `tests/errors/<name>.expect`) and every documented case exists.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -24,12 +22,7 @@
 #include <string>
 #include <vector>
 
-#ifndef D2S_BINARY
-#error "D2S_BINARY must name the built d2s program"
-#endif
-#ifndef D2S_SOURCE_DIR
-#error "D2S_SOURCE_DIR must name the source folder"
-#endif
+#include "d2s_process.h"
 
 namespace {
 
@@ -38,22 +31,14 @@ namespace fs = std::filesystem;
 const fs::path kSource = D2S_SOURCE_DIR;
 const fs::path kCases = kSource / "tests" / "errors";
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using d2s::test::RunResult;
+using d2s::test::slurp;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
-}
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 // The `key: value` lines of an .expect file (comments and blank lines skipped).
@@ -77,23 +62,13 @@ std::vector<std::string> case_names() {
   return names;
 }
 
-struct Result {
-  int code = -1;
-  std::string err;
-};
-
 // Runs d2s with `args` (split on spaces; no case needs quoting) in the source folder.
-Result run_d2s(const std::string& args, const fs::path& scratch) {
-  std::string cmd = "cd " + quote(kSource.string()) + " && " + quote(D2S_BINARY);
-  std::istringstream words(args);
-  for (std::string w; words >> w;) cmd += " " + quote(w);
-  fs::path err = scratch / "stderr";
-  cmd += " >/dev/null 2>" + quote(err.string()) + " </dev/null";
-  int status = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.err = slurp(err);
-  return r;
+RunResult run_d2s(const std::string& args, const fs::path& scratch) {
+  std::vector<std::string> words;
+  std::istringstream in(args);
+  for (std::string w; in >> w;) words.push_back(w);
+  return d2s::test::run_d2s(kSource, words,
+                            {.out = {}, .err = scratch / "stderr", .remove_after = false});
 }
 
 class ErrorCase : public ::testing::TestWithParam<std::string> {};
@@ -107,7 +82,7 @@ TEST_P(ErrorCase, PrintsTheCataloguedMessage) {
   fs::path scratch =
       fs::temp_directory_path() / ("d2s_errors_" + name + "_" + std::to_string(::getpid()));
   fs::create_directories(scratch);
-  Result r = run_d2s(expect["args"], scratch);
+  RunResult r = run_d2s(expect["args"], scratch);
   fs::remove_all(scratch);
   SCOPED_TRACE("d2s " + expect["args"] + "\n" + r.err);
 

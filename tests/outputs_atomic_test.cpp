@@ -4,58 +4,41 @@
 // was, leaves no temporary file beside it, and leaves every input file's content and
 // modification time unchanged. (tests/cli_test.cpp covers `run --mode eager`.)
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
-#ifndef D2S_BINARY
-#error "D2S_BINARY must name the built d2s program"
-#endif
+#include "d2s_process.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using d2s::test::slurp;
 
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-class Outputs : public ::testing::Test {
+class Outputs : public d2s::test::ScratchDirTest {
  protected:
+  Outputs() : ScratchDirTest("d2s_outputs_test_") {}
+
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("d2s_outputs_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    ScratchDirTest::SetUp();
     fs::create_directories(dir_ / "work");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
+  // The test's files live in work/ (this hides ScratchDirTest::file).
   void file(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ / "work" / name, std::ios::binary) << text;
+    d2s::test::write_file(dir_ / "work" / name, text);
   }
 
   // Runs d2s in work/ (standard streams kept outside it, so that work/ holds only
   // the files the test made and whatever d2s leaves there).
   int d2s(const std::vector<std::string>& args) const {
-    std::string cmd = "cd " + quote((dir_ / "work").string()) + " && " + quote(D2S_BINARY);
-    for (const auto& a : args) cmd += " " + quote(a);
-    cmd += " >" + quote((dir_ / "stdout").string()) + " 2>" + quote((dir_ / "stderr").string()) +
-           " </dev/null";
-    int status = std::system(cmd.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return d2s::test::run_d2s(
+               dir_ / "work", args,
+               {.out = dir_ / "stdout", .err = dir_ / "stderr", .remove_after = false})
+        .code;
   }
   std::string err() const { return slurp(dir_ / "stderr"); }
 
@@ -82,8 +65,6 @@ class Outputs : public ::testing::Test {
       EXPECT_TRUE(after.at(name).mtime == snap.mtime) << name << " was written";
     }
   }
-
-  fs::path dir_;
 };
 
 const char* kOld = "previous contents\n";
