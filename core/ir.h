@@ -248,8 +248,8 @@ class Graph {
   void set_insert_point(Block* b) { insert_point_ = b->return_node(); }
 
   // Which route made the graph and for which entry — recorded in the IR file.
-  std::string route;  // "trace" or "parse"
-  std::string entry;  // entry name, e.g. "foo1", "DynamicModel.forward"
+  std::string route;                         // "trace" or "parse"
+  std::string entry;                         // entry name, e.g. "foo1", "DynamicModel.forward"
   std::shared_ptr<const SourceFile> source;  // the program, when known
 
   // Statistics used by reports: all nodes (nested included, sentinels excluded).

@@ -30,7 +30,8 @@
 //                 unary ('-' '+' '~')  '**' (right-assoc, binds tighter than unary on its left)
 //   postfix    := atom ('.' NAME | '(' args ')' | '[' subscripts ']')*
 //   args       := [arg (',' arg)* [',']];  arg := expr | NAME '=' expr
-//   subscripts := subscript (',' subscript)* [',']; subscript := expr | [expr] ':' [expr] [':' [expr]]
+//   subscripts := subscript (',' subscript)* [',']
+//   subscript  := expr | [expr] ':' [expr] [':' [expr]]
 //   atom       := NAME | INT | FLOAT | STRING+ | FSTRING | 'True' | 'False' | 'None'
 //               | '(' [exprlist] ')' | '[' [expr (',' expr)* [',']] ']'
 //
@@ -71,7 +72,11 @@ enum class ExprKind {
   List,       // [a, b]
 };
 
-enum class BinOpKind { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, BitAnd, BitOr, BitXor, LShift, RShift };
+// clang-format off
+enum class BinOpKind {
+  Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, BitAnd, BitOr, BitXor, LShift, RShift
+};
+// clang-format on
 enum class UnaryOpKind { Neg, Pos, Not, Invert };
 enum class CmpOpKind { Lt, Gt, Le, Ge, Eq, Ne, Is, IsNot, In, NotIn };
 
@@ -121,10 +126,10 @@ struct StrLit : Expr {
 };
 // f"a{x}b{y:.3f}": literal text and replacement fields in order.
 struct FStringPart {
-  std::string text;      // literal text (when expr is null)
-  ExprPtr expr;          // a replacement field
+  std::string text;         // literal text (when expr is null)
+  ExprPtr expr;             // a replacement field
   std::string format_spec;  // after ':' (e.g. ".3f"), empty when absent
-  char conversion = 0;   // 'r', 's', 'a' after '!', or 0
+  char conversion = 0;      // 'r', 's', 'a' after '!', or 0
 };
 struct FString : Expr {
   explicit FString(SourceRange r) : Expr(ExprKind::FString, std::move(r)) {}
@@ -178,7 +183,7 @@ struct Compare : Expr {
 };
 struct BoolOp : Expr {
   BoolOp(SourceRange r, bool is_and) : Expr(ExprKind::BoolOp, std::move(r)), is_and(is_and) {}
-  bool is_and;  // `and` when true, `or` otherwise
+  bool is_and;                  // `and` when true, `or` otherwise
   std::vector<ExprPtr> values;  // two or more
 };
 struct IfExp : Expr {
@@ -197,8 +202,22 @@ struct ListExpr : Expr {
 // ----------------------------------------------------------------- statements
 
 enum class StmtKind {
-  Expr, Assign, AugAssign, AnnAssign, If, For, While, Break, Continue, Return, Pass,
-  Assert, FunctionDef, ClassDef, Import, ImportFrom,
+  Expr,
+  Assign,
+  AugAssign,
+  AnnAssign,
+  If,
+  For,
+  While,
+  Break,
+  Continue,
+  Return,
+  Pass,
+  Assert,
+  FunctionDef,
+  ClassDef,
+  Import,
+  ImportFrom,
 };
 
 struct Stmt {
@@ -283,7 +302,7 @@ struct Assert : Stmt {
 struct Param {
   SourceRange range;
   std::string name;
-  ExprPtr annotation;  // may be null
+  ExprPtr annotation;     // may be null
   ExprPtr default_value;  // may be null
 };
 struct FunctionDef : Stmt {
@@ -291,7 +310,7 @@ struct FunctionDef : Stmt {
   std::string name;
   SourceRange name_range;
   std::vector<Param> params;
-  ExprPtr returns;  // may be null
+  ExprPtr returns;                  // may be null
   std::vector<ExprPtr> decorators;  // kept for messages; ignored by every route
   Body body;
 };
@@ -305,7 +324,7 @@ struct ClassDef : Stmt {
 };
 struct ImportAlias {
   SourceRange range;
-  std::string name;   // dotted module name for Import ("torch.nn"), plain for ImportFrom
+  std::string name;    // dotted module name for Import ("torch.nn"), plain for ImportFrom
   std::string asname;  // empty when there is no `as`
 };
 struct Import : Stmt {

@@ -10,7 +10,7 @@ D2S_BUILD="${D2S_BUILD:-$D2S_ROOT/build}"
 # PyTorch for the live parity tests (it serves /usr/bin/python3), and headless Chromium
 # for the HTML report's browser test.
 D2S_PACKAGES=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config clang-format
   libeigen3-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev libgraphviz-dev
   libbenchmark-dev
   python3 python3-torch python3-yaml python3-numpy

@@ -351,7 +351,8 @@ TEST(YamlInputErrors, DuplicateKeys) {
 }
 
 TEST(YamlInputErrors, SeveralDocuments) {
-  EXPECT_NE(parse_error("x: 1\n---\nx: 2\n").find("more than one YAML document"), std::string::npos);
+  EXPECT_NE(parse_error("x: 1\n---\nx: 2\n").find("more than one YAML document"),
+            std::string::npos);
 }
 
 TEST(YamlInputErrors, UnreadableFile) {
