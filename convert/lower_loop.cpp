@@ -167,6 +167,11 @@ void Lowerer::lower_for_range(const ast::For& stmt, const ast::Call& call) {
   emit_loop(
       stmt, stmt.body, trips, bool_const(true), stmt.target.get(),
       [&](ir::Value* i) {
+        // `for i in range(n)`: the loop's counter is `i` itself, and is printed as %i,
+        // as TorchScript names it.
+        if (!start && !step && stmt.target->kind == ast::ExprKind::Name) {
+          i->set_debug_name(stmt.target->as<ast::Name>().id);
+        }
         ir::Value* value = i;
         if (step) value = emit_binop(ast::BinOpKind::Mul, value, step, r);
         if (start) value = emit_binop(ast::BinOpKind::Add, start, value, r);
