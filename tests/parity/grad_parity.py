@@ -20,12 +20,13 @@ a Python number) has no gradient: SKIP. Gradients a `backward()` inside the samp
 accumulated are dropped before the loss's backward on both sides, as `d2s run
 --grad` does.
 
-Inputs, weights and `fill:` values come from parity.py (imported): the same
-generator port (d2s_random.py), torch.manual_seed(0) for classes, the state_dict
-handed to d2s with --weights. Trace mode traces on the set itself (--trace-inputs).
+Inputs, weights and `fill:` values come from parity_common.py (the helpers
+parity.py uses, imported): the same generator port (d2s_random.py),
+torch.manual_seed(0) for classes, the state_dict handed to d2s with --weights. Trace
+mode traces on the set itself (--trace-inputs).
 
 Prints PASS/SKIP/FAIL per case and `N passed, N failed, N skipped`; exits 1 on any
-failure, 2 when PyTorch is missing (parity.py's import says so).
+failure, 2 when PyTorch is missing (parity_common.py's import says so).
 """
 import argparse
 import ast
@@ -36,12 +37,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import parity  # noqa: E402  (exits 2 without torch, numpy, yaml)
-from parity import Mismatch, load_sets, load_yaml, make_value  # noqa: E402
-
-np = parity.np
-torch = parity.torch
-yaml = parity.yaml
+import parity_common as common  # noqa: E402  (exits 2 without torch, numpy, yaml)
+from parity_common import Mismatch, input_sets, load_yaml, make_value, np, torch  # noqa: E402
 
 MODES = ("eager", "trace", "parse")
 RTOL, ATOL = 1e-4, 1e-5
@@ -53,7 +50,7 @@ def with_grad_inputs(inputs):
     """The set with every float32 tensor spec marked requires_grad."""
     out = {}
     for name, v in inputs.items():
-        if parity.is_tensor_spec(v) and v.get("dtype", "float32") == "float32":
+        if common.is_tensor_spec(v) and v.get("dtype", "float32") == "float32":
             v = dict(v, requires_grad=True)
         out[name] = v
     return out
@@ -64,7 +61,7 @@ def wrapper_source(path, first_is_item):
     is the entry d2s picks)."""
     with open(path, encoding="utf-8") as f:
         source = f.read()
-    kind, name = parity.entry_of(path)
+    kind, name = common.entry_of(path)
     pick = "[0]" if first_is_item else ""
     tree = ast.parse(source, path)
     node = [n for n in tree.body if getattr(n, "name", None) == name][-1]
@@ -89,8 +86,8 @@ def wrapper_source(path, first_is_item):
 def torch_grads(path, inputs, set_index, seed):
     """(loss, {name: grad or None}, state_dict or None) under PyTorch, or None when the
     first output is not a float tensor."""
-    kind, name = parity.entry_of(path)
-    module = parity.import_sample(path)
+    kind, name = common.entry_of(path)
+    module = common.import_sample(path)
     args = {k: make_value(v, k, set_index, seed) for k, v in inputs.items()}
     with contextlib.redirect_stdout(io.StringIO()):
         if kind == "class":
@@ -141,16 +138,16 @@ def compare_grads(want, got):
             raise Mismatch(f"d2s gives no gradient for '{name}'")
         d = got[name]
         if g is None:
-            if d is not None and any(x != 0 for x in parity.flatten(d["data"])):
-                raise Mismatch(f"'{name}': PyTorch has no gradient, d2s {parity.short(d)}")
+            if d is not None and any(x != 0 for x in common.flatten(d["data"])):
+                raise Mismatch(f"'{name}': PyTorch has no gradient, d2s {common.short(d)}")
             continue
         if d is None:
             if torch.any(g != 0):
-                raise Mismatch(f"'{name}': d2s gives null, PyTorch {parity.short(g)}")
+                raise Mismatch(f"'{name}': d2s gives null, PyTorch {common.short(g)}")
             continue
         if list(d["shape"]) != list(g.shape):
             raise Mismatch(f"'{name}': shape {d['shape']}, PyTorch {list(g.shape)}")
-        a = np.array(parity.flatten(d["data"]), dtype=np.float64)
+        a = np.array(common.flatten(d["data"]), dtype=np.float64)
         b = g.reshape(-1).double().numpy()
         if not np.allclose(a, b, rtol=RTOL, atol=ATOL, equal_nan=True):
             i = int(np.argmax(np.abs(a - b)))
@@ -187,9 +184,9 @@ def grad_case(d2s, sample, set_index, inputs, mode, seed, tmp):
         # on a leaf, say): d2s must refuse it too.
         reason = str(e).split("\n")[0]
         program_args = ["run", sample, "--inputs",
-                        parity.write_set(tmp, "inputs.yaml", inputs, set_index, seed),
+                        common.write_set(tmp, "inputs.yaml", inputs, set_index, seed),
                         "--mode", mode, "--grad"]
-        p = parity.run_d2s(d2s, program_args, tmp)
+        p = common.run_d2s(d2s, program_args, tmp)
         if p.returncode != 2:
             raise Mismatch(f"PyTorch fails ({reason}) but d2s exited {p.returncode}")
         said = p.stderr.split("\n")[0].split("error: ", 1)[-1]
@@ -201,18 +198,18 @@ def grad_case(d2s, sample, set_index, inputs, mode, seed, tmp):
     program = os.path.join(tmp, os.path.basename(sample))
     with open(program, "w", encoding="utf-8") as f:
         f.write(source)
-    in_path = parity.write_set(tmp, "inputs.yaml", inputs, set_index, seed)
+    in_path = common.write_set(tmp, "inputs.yaml", inputs, set_index, seed)
     args = ["run", program, "--inputs", in_path, "--mode", mode, "--grad"]
     if mode == "trace":
         args += ["--trace-inputs", in_path]
     if seed:
         args += ["--seed", str(seed)]
     if state is not None:
-        args += ["--weights", parity.write_weights(tmp, state)]
+        args += ["--weights", common.write_weights(tmp, state)]
     out_path = os.path.join(tmp, "outputs.yaml")
-    p = parity.run_d2s(d2s, args + ["-o", out_path], tmp)
+    p = common.run_d2s(d2s, args + ["-o", out_path], tmp)
     if p.returncode != 0:
-        raise Mismatch(f"d2s exited {p.returncode}: {parity.first_lines(p.stderr)}")
+        raise Mismatch(f"d2s exited {p.returncode}: {common.first_lines(p.stderr)}")
     doc = load_yaml(out_path)
     if isinstance(doc, list):
         doc = doc[0]
@@ -235,10 +232,10 @@ def main():
     for mode in modes:
         if mode not in MODES:
             raise SystemExit(f"grad_parity.py: unknown mode {mode!r} (modes: {', '.join(MODES)})")
-        for name in parity.samples_in(args.samples, args.only):
+        for name in common.samples_in(args.samples, args.only):
             sample = os.path.abspath(os.path.join(args.samples, name + ".py"))
             inputs_path = os.path.join(args.samples, name + ".inputs.yaml")
-            sets = load_sets(inputs_path) if os.path.exists(inputs_path) else [{}]
+            sets = input_sets(inputs_path)
             for i, inputs in enumerate(sets):
                 label = f"{mode}:{name}[{i}]"
                 try:
