@@ -40,12 +40,19 @@ int run_main(int argc, char** argv) {
   // (core/tensor.h, core/ir_yaml.h), applied once below before the command runs, so
   // every allocation site and graph reader obeys it without a context threaded through.
   int64_t max_tensor_elements = d2s::kMaxTensorElements;
+  int64_t max_tensor_memory = d2s::kMaxTensorMemory;
   int64_t max_graph_nodes = d2s::ir::kDefaultMaxGraphNodes;
   for (const auto& c : commands) {
     c.app
         ->add_option("--max-tensor-elements", max_tensor_elements,
                      "Largest tensor (elements) d2s will allocate")
         ->check(CLI::Range(int64_t{1}, d2s::kMaxTensorElementsCeiling));
+    // A byte count with an optional unit (CLI11's AsSizeValue: 512MB, 16GB; KB = 1024).
+    c.app
+        ->add_option("--max-tensor-memory", max_tensor_memory,
+                     "Most bytes of tensors alive at once (a number, or with a unit: 512MB, 16GB)")
+        ->transform(CLI::AsSizeValue(false))
+        ->check(CLI::PositiveNumber);
     c.app
         ->add_option("--max-graph-nodes", max_graph_nodes,
                      "Most nodes a graph file (.yaml) may hold")
@@ -82,6 +89,7 @@ int run_main(int argc, char** argv) {
   }
 
   d2s::set_max_tensor_elements(max_tensor_elements);
+  d2s::set_max_tensor_memory(max_tensor_memory);
   d2s::ir::set_max_graph_nodes(max_graph_nodes);
   for (const auto& c : commands) {
     if (c.app->parsed()) return c.run();

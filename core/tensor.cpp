@@ -128,6 +128,18 @@ std::string max_tensor_elements_hint() {
 }
 
 namespace {
+std::atomic<int64_t> g_max_tensor_memory{kMaxTensorMemory};
+}  // namespace
+
+int64_t max_tensor_memory() {
+  return g_max_tensor_memory.load(std::memory_order_relaxed);
+}
+
+void set_max_tensor_memory(int64_t bytes) {
+  g_max_tensor_memory.store(std::max<int64_t>(bytes, 1), std::memory_order_relaxed);
+}
+
+namespace {
 std::atomic<size_t> g_storage_live{0};
 std::atomic<size_t> g_storage_peak{0};
 }  // namespace
@@ -171,8 +183,20 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) {
                     std::to_string(max_tensor_elements()) + ")",
                 SourceRange(), max_tensor_elements_hint());
   }
+  // n is at most 2^33 here, so the byte counts below are far from overflow.
+  const size_t nbytes = static_cast<size_t>(n) * dtype_size(dtype);
+  const size_t live = storage_bytes_live();
+  if (live + nbytes > static_cast<size_t>(max_tensor_memory())) {
+    throw Error("out of tensor memory: a tensor of shape " + shape_str(shape) + " needs " +
+                    std::to_string(nbytes) + " bytes while " + std::to_string(live) +
+                    " bytes of tensors are alive (the limit is " +
+                    std::to_string(max_tensor_memory()) + " bytes)",
+                SourceRange(),
+                "keep fewer or smaller tensors alive, or raise the limit with "
+                "--max-tensor-memory SIZE (e.g. 16GB)");
+  }
   auto impl = std::make_shared<TensorImpl>();
-  impl->storage = std::make_shared<Storage>(static_cast<size_t>(n) * dtype_size(dtype));
+  impl->storage = std::make_shared<Storage>(nbytes);
   impl->shape = shape;
   impl->dtype = dtype;
   return Tensor(std::move(impl));

@@ -49,6 +49,15 @@ inline constexpr int64_t kMaxTensorElementsCeiling = int64_t{1} << 33;
 // The hint of every "too large" error: how to raise the limit.
 std::string max_tensor_elements_hint();
 
+// The most bytes of tensor storage alive at once in the process (every tensor, inputs
+// and weights included) by default: an allocation past it is a clear error, so that a
+// program that keeps tensors alive (a loop that cats onto a growing tensor, say) stops
+// with a message instead of exhausting the machine. Like the element limit it is one
+// process-wide setting; the CLI sets it from `--max-tensor-memory`.
+inline constexpr int64_t kMaxTensorMemory = int64_t{1} << 33;  // 8 GiB
+int64_t max_tensor_memory();
+void set_max_tensor_memory(int64_t bytes);  // at least 1
+
 // The bytes of a tensor. Small ones (up to kInlineBytes) live inside the Storage
 // object, so that a tiny tensor costs one heap allocation fewer: on 1x1 and 8x8
 // tensors the executor's time per op is mostly allocation.

@@ -67,6 +67,33 @@ TEST_F(Limits, TensorElementsFlag) {
   EXPECT_NE(r.err.find("--max-tensor-elements"), std::string::npos) << r.err;
 }
 
+TEST_F(Limits, TensorMemoryFlag) {
+  // Two 40,000-byte tensors alive at once, then their sum: 120,000 bytes at the peak.
+  file("two.py",
+       "import torch\n\n\ndef f(x):\n    a = torch.zeros(100, 100)\n"
+       "    b = torch.ones(100, 100)\n    return a + b + x\n");
+  file("in.yaml", "x: {shape: [1], data: [1]}\n");
+  for (const char* mode : {"eager", "trace"}) {
+    RunResult r = d2s(
+        {"run", "two.py", "--inputs", "in.yaml", "--mode", mode, "--max-tensor-memory", "60000"});
+    EXPECT_EQ(r.code, 2) << mode;
+    EXPECT_EQ(r.err.rfind("two.py:6:9: error: out of tensor memory: a tensor of shape [100, 100] "
+                          "needs 40000 bytes while 40",
+                          0),
+              0u)
+        << mode << ": " << r.err;
+    EXPECT_NE(r.err.find("--max-tensor-memory"), std::string::npos) << r.err;
+    // With a unit, raised high enough, the same run succeeds.
+    r = d2s({"run", "two.py", "--inputs", "in.yaml", "--mode", mode, "--max-tensor-memory", "1MB"});
+    EXPECT_EQ(r.code, 0) << mode << ": " << r.err;
+  }
+  for (const char* bad : {"0", "-5", "lots"}) {
+    RunResult r = d2s({"run", "two.py", "--inputs", "in.yaml", "--max-tensor-memory", bad});
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.err.find("--max-tensor-memory"), std::string::npos) << bad << ": " << r.err;
+  }
+}
+
 TEST_F(Limits, GraphNodesFlag) {
   file("m.py", "import torch\n\n\ndef f(x):\n    return (x + 1) * 2 - 3\n");
   file("in.yaml", "x: {shape: [1], data: [1]}\n");
