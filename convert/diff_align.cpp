@@ -105,6 +105,9 @@ void index_body(const ast::Body& body, AstIndex& index) {
         index_body(inner, index);
         break;
       }
+      case ast::StmtKind::With:
+        index_body(s.as<ast::With>().body, index);
+        break;
       case ast::StmtKind::FunctionDef:
         index_body(s.as<ast::FunctionDef>().body, index);
         break;
@@ -136,6 +139,9 @@ int last_line(const ast::Body& body) {
       case ast::StmtKind::While:
         last = std::max(last, last_line(s->as<ast::While>().body));
         break;
+      case ast::StmtKind::With:
+        last = std::max(last, last_line(s->as<ast::With>().body));
+        break;
       default:
         break;
     }
@@ -158,6 +164,9 @@ void body_lines(const ast::Body& body, size_t from, std::vector<int>& out) {
       case ast::StmtKind::While:
         body_lines(s.as<ast::While>().body, 0, out);
         break;
+      case ast::StmtKind::With:
+        body_lines(s.as<ast::With>().body, 0, out);
+        break;
       default:
         break;
     }
@@ -177,6 +186,8 @@ bool always_exits(const ast::Body& body) {
       const auto& i = last.as<ast::If>();
       return always_exits(i.body) && always_exits(i.orelse);
     }
+    case ast::StmtKind::With:
+      return always_exits(last.as<ast::With>().body);
     default:
       return false;
   }

@@ -58,6 +58,12 @@ void collect_assigned(const ast::Body& body, std::vector<std::string>* out) {
       case ast::StmtKind::While:
         collect_assigned(s->as<ast::While>().body, out);
         break;
+      case ast::StmtKind::With:
+        for (const auto& item : s->as<ast::With>().items) {
+          if (item.target) collect_target_names(*item.target, out);
+        }
+        collect_assigned(s->as<ast::With>().body, out);
+        break;
       default:
         break;
     }

@@ -27,6 +27,9 @@ bool has_return(const ast::Body& body) {
       case ast::StmtKind::While:
         if (has_return(s->as<ast::While>().body)) return true;
         break;
+      case ast::StmtKind::With:
+        if (has_return(s->as<ast::With>().body)) return true;
+        break;
       default:
         break;
     }
@@ -70,6 +73,8 @@ void Lowerer::lower_stmt(const ast::Stmt& s, GuardScope& guards) {
       return lower_for(s.as<ast::For>());
     case ast::StmtKind::While:
       return lower_while(s.as<ast::While>());
+    case ast::StmtKind::With:
+      return lower_with(s.as<ast::With>());
     case ast::StmtKind::Break:
       return lower_break(s);
     case ast::StmtKind::Continue:
@@ -197,6 +202,24 @@ void Lowerer::lower_continue(const ast::Stmt& stmt) {
 }
 
 // ------------------------------------------------------------------ others
+
+// with torch.no_grad() / torch.enable_grad(): the body is lowered inline. The graph
+// records the forward computation only, so grad mode leaves no trace in it, as with
+// the @torch.no_grad() decorator (docs/autograd.md). `as NAME` binds None, what the
+// context managers' __enter__ returns.
+void Lowerer::lower_with(const ast::With& stmt) {
+  for (const ast::WithItem& item : stmt.items) {
+    if (ast::grad_context(*item.context) == ast::GradContext::Other) {
+      fail("NotSupportedError: this context manager is not supported by d2s", item.context->range,
+           "d2s runs 'with' only on torch.no_grad() and torch.enable_grad(); write the body "
+           "without 'with'");
+    }
+    if (item.target) {
+      assign_target(*item.target, Sugared::of(constant(IValue(), item.target->range)), stmt.range);
+    }
+  }
+  lower_body(stmt.body);
+}
 
 void Lowerer::lower_assert(const ast::Assert& stmt) {
   ir::Value* cond = emit_condition(*stmt.test);

@@ -99,6 +99,7 @@ class Lowerer {
   void lower_for_range(const ast::For& stmt, const ast::Call& call);
   void lower_unrolled(const ast::For& stmt, const std::vector<Sugared>& items);
   void lower_while(const ast::While& stmt);
+  void lower_with(const ast::With& stmt);
   // A prim::Loop over `body`; `bind_target` binds the loop variable from the trip
   // index; `recompute_cond` (while loops) evaluates the test again after the body.
   void emit_loop(const ast::Stmt& stmt, const ast::Body& body, ir::Value* max_trips,

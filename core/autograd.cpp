@@ -132,6 +132,14 @@ NoGradGuard::~NoGradGuard() {
   g_grad_mode = previous_;
 }
 
+GradModeGuard::GradModeGuard(bool enabled) : previous_(g_grad_mode) {
+  g_grad_mode = enabled;
+}
+
+GradModeGuard::~GradModeGuard() {
+  g_grad_mode = previous_;
+}
+
 IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
   if (!g_grad_mode || !any_requires_grad(args)) return op.kernel(ctx, args);
   if (cuts_history(op)) {

@@ -77,6 +77,19 @@ class NoGradGuard {
   bool previous_;
 };
 
+// Sets grad mode for a scope and restores the previous mode after (torch.no_grad(),
+// torch.enable_grad() as context managers).
+class GradModeGuard {
+ public:
+  explicit GradModeGuard(bool enabled);
+  ~GradModeGuard();
+  GradModeGuard(const GradModeGuard&) = delete;
+  GradModeGuard& operator=(const GradModeGuard&) = delete;
+
+ private:
+  bool previous_;
+};
+
 // Calls op's kernel on bound arguments, recording a GradNode when grad mode is on
 // and any tensor argument requires grad. The one place kernels are called from
 // (the constant-folding pass excepted: it must not record).

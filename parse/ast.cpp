@@ -74,4 +74,21 @@ const char* cmpop_symbol(CmpOpKind op) {
   return "?";
 }
 
+GradContext grad_context(const Expr& e) {
+  if (e.kind != ExprKind::Call) return GradContext::Other;
+  const auto& call = e.as<Call>();
+  if (!call.args.empty() || !call.keywords.empty()) return GradContext::Other;
+  const Expr& f = *call.func;
+  std::string name;
+  if (f.kind == ExprKind::Name) {
+    name = f.as<Name>().id;
+  } else if (f.kind == ExprKind::Attribute && f.as<Attribute>().value->kind == ExprKind::Name &&
+             f.as<Attribute>().value->as<Name>().id == "torch") {
+    name = f.as<Attribute>().attr;
+  }
+  if (name == "no_grad") return GradContext::NoGrad;
+  if (name == "enable_grad") return GradContext::EnableGrad;
+  return GradContext::Other;
+}
+
 }  // namespace d2s::ast

@@ -209,6 +209,7 @@ enum class StmtKind {
   If,
   For,
   While,
+  With,
   Break,
   Continue,
   Return,
@@ -281,6 +282,17 @@ struct While : Stmt {
   ExprPtr test;
   Body body;
 };
+// with ITEM, ...: body. Each item is a context expression and its optional `as` name.
+// Every route accepts only grad-mode context managers (grad_context below).
+struct WithItem {
+  ExprPtr context;
+  ExprPtr target;  // a Name, or null without `as`
+};
+struct With : Stmt {
+  explicit With(SourceRange r) : Stmt(StmtKind::With, std::move(r)) {}
+  std::vector<WithItem> items;
+  Body body;
+};
 struct Break : Stmt {
   explicit Break(SourceRange r) : Stmt(StmtKind::Break, std::move(r)) {}
 };
@@ -341,5 +353,11 @@ struct Module {
   std::shared_ptr<const SourceFile> file;
   Body body;
 };
+
+// What a `with` context expression does to grad mode: `torch.no_grad()` and
+// `torch.enable_grad()`, also imported bare (`no_grad()`), as the `@torch.no_grad()`
+// decorator is recognised. Other means any other expression (not supported).
+enum class GradContext { Other, NoGrad, EnableGrad };
+GradContext grad_context(const Expr& e);
 
 }  // namespace d2s::ast

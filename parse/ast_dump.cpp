@@ -64,6 +64,17 @@ class StmtDumper {
         body(node.body, indent + 2);
         break;
       }
+      case StmtKind::With: {
+        std::string head = pad + "(with";
+        for (const WithItem& item : s.as<With>().items) {
+          head += item.target
+                      ? " (" + dump_expr(*item.context) + " as " + dump_expr(*item.target) + ")"
+                      : " " + dump_expr(*item.context);
+        }
+        lines.push_back(head);
+        body(s.as<With>().body, indent + 2);
+        break;
+      }
       case StmtKind::FunctionDef: {
         const auto& node = s.as<FunctionDef>();
         std::string head = pad + "(def " + node.name + " (";

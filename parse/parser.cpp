@@ -109,10 +109,6 @@ void Parser::reject_unsupported_keyword(const Token& tok) {
   switch (tok.kind) {
     case TokenKind::KwLambda:
       not_supported(r, "'lambda'", "define a function with 'def' and pass its name");
-    case TokenKind::KwWith:
-      not_supported(r, "'with'",
-                    "write the body without 'with'; for torch.no_grad(), decorate the function "
-                    "with @torch.no_grad() instead");
     case TokenKind::KwTry:
     case TokenKind::KwExcept:
     case TokenKind::KwFinally:
@@ -181,6 +177,9 @@ void Parser::parse_statement(ast::Body& out) {
     case TokenKind::KwWhile:
       out.push_back(parse_while());
       return;
+    case TokenKind::KwWith:
+      out.push_back(parse_with());
+      return;
     case TokenKind::KwElif:
     case TokenKind::KwElse:
       fail(tok.range,
@@ -205,6 +204,7 @@ void Parser::parse_block(ast::Body& out, const Token& keyword, const std::string
       case TokenKind::KwIf:
       case TokenKind::KwFor:
       case TokenKind::KwWhile:
+      case TokenKind::KwWith:
       case TokenKind::At:
         fail(peek().range,
              "SyntaxError: invalid syntax: a compound statement cannot follow ':' on the same "
@@ -398,6 +398,25 @@ ast::StmtPtr Parser::parse_while() {
   --loop_depth_;
   reject_loop_else("while");
   return loop;
+}
+
+// with_stmt := 'with' item (',' item)* ':' block; item := expr ['as' NAME]. Which
+// context managers are supported is decided by the routes (ast::grad_context).
+ast::StmtPtr Parser::parse_with() {
+  Token keyword = take();
+  auto with = std::make_unique<ast::With>(keyword.range);
+  do {
+    ast::WithItem item;
+    item.context = parse_expr();
+    if (accept(TokenKind::KwAs)) {
+      Token name = expect(TokenKind::Name, "a name after 'as'");
+      item.target = std::make_unique<ast::Name>(name.range, name.text);
+    }
+    with->items.push_back(std::move(item));
+  } while (accept(TokenKind::Comma));
+  expect_colon("'with'");
+  parse_block(with->body, keyword, "'with' statement");
+  return with;
 }
 
 void Parser::reject_loop_else(const char* loop) {

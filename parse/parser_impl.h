@@ -76,6 +76,7 @@ class Parser {
   ast::StmtPtr parse_if();
   ast::StmtPtr parse_for();
   ast::StmtPtr parse_while();
+  ast::StmtPtr parse_with();
   void reject_loop_else(const char* loop);
 
   // ---- simple statements (parse_simple.cpp)

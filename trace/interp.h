@@ -188,6 +188,7 @@ class Interpreter {
   Flow exec_if(const ast::If& s);
   Flow exec_for(const ast::For& s);
   Flow exec_while(const ast::While& s);
+  Flow exec_with(const ast::With& s);
   void exec_aug_assign(const ast::AugAssign& s);
   void exec_assert(const ast::Assert& s);
   void exec_import(const ast::Import& s);

@@ -126,6 +126,12 @@ void collect_locals(const ast::Body& body, std::vector<std::string>* out) {
       case ast::StmtKind::While:
         collect_locals(s->as<ast::While>().body, out);
         break;
+      case ast::StmtKind::With:
+        for (const auto& item : s->as<ast::With>().items) {
+          if (item.target) collect_targets(*item.target, out);
+        }
+        collect_locals(s->as<ast::With>().body, out);
+        break;
       case ast::StmtKind::If:
         collect_locals(s->as<ast::If>().body, out);
         collect_locals(s->as<ast::If>().orelse, out);

@@ -1,7 +1,9 @@
-// Statements: blocks, if/for/while, assignment targets, imports, def and class.
+// Statements: blocks, if/for/while/with, assignment targets, imports, def and class.
 #include <iostream>
+#include <optional>
 #include <string>
 
+#include "core/autograd.h"
 #include "trace/interp.h"
 
 namespace d2s::interp {
@@ -90,6 +92,8 @@ Flow Interpreter::exec_stmt(const ast::Stmt& s) {
       return exec_for(s.as<ast::For>());
     case ast::StmtKind::While:
       return exec_while(s.as<ast::While>());
+    case ast::StmtKind::With:
+      return exec_with(s.as<ast::With>());
     case ast::StmtKind::Break:
       return Flow::Break;
     case ast::StmtKind::Continue:
@@ -127,6 +131,25 @@ Flow Interpreter::exec_if(const ast::If& s) {
   bool taken = truthy(eval(*s.test), s.test->range);
   if (hooks_) hooks_->on_if(s, taken);
   return exec_block(taken ? s.body : s.orelse);
+}
+
+// with torch.no_grad() / torch.enable_grad(): the body runs in that grad mode, and the
+// previous mode comes back however the body leaves (return, break, an error). The
+// context managers' __enter__ returns None, which `as NAME` binds.
+Flow Interpreter::exec_with(const ast::With& s) {
+  std::optional<GradModeGuard> mode;
+  for (const ast::WithItem& item : s.items) {
+    ast::GradContext kind = ast::grad_context(*item.context);
+    if (kind == ast::GradContext::Other) {
+      fail("NotSupportedError: this context manager is not supported by d2s", item.context->range,
+           "d2s runs 'with' only on torch.no_grad() and torch.enable_grad(); write the body "
+           "without 'with'");
+    }
+    mode.reset();
+    mode.emplace(kind == ast::GradContext::EnableGrad);
+    if (item.target) assign(*item.target, IValue());
+  }
+  return exec_block(s.body);
 }
 
 void Interpreter::count_iteration(const ast::Stmt& loop, int64_t* trips) {

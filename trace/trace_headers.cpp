@@ -21,6 +21,9 @@ HeaderIndex::HeaderIndex(const ast::Module& module) {
         case ast::StmtKind::While:
           stack.push_back(&s->as<ast::While>().body);
           break;
+        case ast::StmtKind::With:
+          stack.push_back(&s->as<ast::With>().body);
+          continue;
         case ast::StmtKind::FunctionDef:
           stack.push_back(&s->as<ast::FunctionDef>().body);
           continue;

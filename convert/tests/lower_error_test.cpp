@@ -97,6 +97,18 @@ TEST(LowerError, MisplacedStatements) {
                   {"import inside a function is not supported"}));
 }
 
+TEST(LowerError, WithOtherContextManagers) {
+  EXPECT_TRUE(
+      has(lower_error("import torch\ndef f(x):\n    with open('log.txt') as f:\n        pass\n"
+                      "    return x\n"),
+          {"model.py:3:10: error: NotSupportedError: this context manager is not supported by "
+           "d2s",
+           "^~~~", "hint: d2s runs 'with' only on torch.no_grad() and torch.enable_grad()"}));
+  EXPECT_TRUE(has(lower_error("import torch\ndef f(x):\n    with torch.no_grad(), x:\n"
+                              "        pass\n    return x\n"),
+                  {"model.py:3:27: error: NotSupportedError: this context manager"}));
+}
+
 TEST(LowerError, AssignmentsTheGraphCannotHold) {
   EXPECT_TRUE(has(lower_error("def f(x):\n    x[0] = 1\n    return x\n"),
                   {"model.py:2:5: error: assigning to an item or slice (x[i] = ...) is not "

@@ -65,6 +65,29 @@ TEST(LowerExec, EarlyReturnEveryExit) {
   EXPECT_TRUE(d.run_sample("early_return", {{"x", t({2, 3}, {1, 0.5, -2, 0.25, 3.5, 1})}}));
 }
 
+// `with torch.no_grad():` is lowered inline; an exit inside it leaves as anywhere else.
+TEST(LowerExec, WithGradModeBlocks) {
+  Differential d;
+  const char* src =
+      "import torch\n"
+      "def f(x):\n"
+      "    total = x * 0\n"
+      "    for i in range(4):\n"
+      "        with torch.no_grad():\n"
+      "            if i == 1:\n"
+      "                continue\n"
+      "            total = total + x * i\n"
+      "            if i == 2:\n"
+      "                break\n"
+      "    with torch.enable_grad() as g, torch.no_grad():\n"
+      "        if x.sum() > 0:\n"
+      "            return total, g\n"
+      "        y = total - 1\n"
+      "    return y, g\n";
+  EXPECT_TRUE(d.run_source(src, {{"x", t({2}, {1, 2})}}));
+  EXPECT_TRUE(d.run_source(src, {{"x", t({2}, {-1, -2})}}));
+}
+
 TEST(LowerExec, WhileConvergeTripCounts) {
   Differential d;
   EXPECT_TRUE(d.run_sample("while_converge", {{"a", t({1}, {1})}}));     // no trip

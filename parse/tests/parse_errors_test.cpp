@@ -196,17 +196,37 @@ TEST(ParseErrors, ControlFlowOutsideItsContext) {
             "no error");
 }
 
+TEST(ParseErrors, MalformedWith) {
+  EXPECT_EQ(error_of("with torch.no_grad()\n    y = x\n"),
+            "m.py:1:21: error: SyntaxError: expected ':'\n"
+            "    with torch.no_grad()\n"
+            "                        ^\n"
+            "hint: end the 'with' line with ':' (found newline)\n");
+  EXPECT_EQ(head("with torch.no_grad():\ny = x\n"),
+            "m.py:2:1: error: IndentationError: expected an indented block after 'with' "
+            "statement on line 1");
+  EXPECT_EQ(head("with torch.no_grad() as (a, b):\n    pass\n"),
+            "m.py:1:25: error: SyntaxError: invalid syntax: expected a name after 'as', found "
+            "'('");
+  EXPECT_EQ(head("with:\n    pass\n"),
+            "m.py:1:5: error: SyntaxError: invalid syntax: expected an expression, found ':'");
+  EXPECT_EQ(head("if x: with torch.no_grad(): pass\n"),
+            "m.py:1:7: error: SyntaxError: invalid syntax: a compound statement cannot follow "
+            "':' on the same line");
+  std::string deep;
+  for (int i = 0; i < 201; ++i) {
+    deep += std::string(static_cast<size_t>(i) * 1, ' ') + "with torch.no_grad():\n";
+  }
+  deep += std::string(201, ' ') + "pass\n";
+  EXPECT_NE(head(deep).find("nesting too deep"), std::string::npos) << head(deep);
+}
+
 TEST(ParseErrors, UnsupportedFeatures) {
   EXPECT_EQ(error_of("f = lambda x: x\n"),
             "m.py:1:5: error: NotSupportedError: 'lambda' is not supported by d2s\n"
             "    f = lambda x: x\n"
             "        ^~~~~~\n"
             "hint: define a function with 'def' and pass its name\n");
-  EXPECT_EQ(head("with torch.no_grad():\n  pass\n"),
-            "m.py:1:1: error: NotSupportedError: 'with' is not supported by d2s");
-  EXPECT_EQ(hint("with torch.no_grad():\n  pass\n"),
-            "write the body without 'with'; for torch.no_grad(), decorate the function with "
-            "@torch.no_grad() instead");
   EXPECT_EQ(head("try:\n  pass\nexcept:\n  pass\n"),
             "m.py:1:1: error: NotSupportedError: 'try' is not supported by d2s");
   EXPECT_EQ(head("raise ValueError()\n"),

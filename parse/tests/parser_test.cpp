@@ -140,6 +140,42 @@ TEST(Parser, Loops) {
   EXPECT_EQ(one("for row in x, y: pass\n"), "(for row (tuple x y)\n  (pass))");
 }
 
+TEST(Parser, With) {
+  EXPECT_EQ(one("with torch.no_grad():\n"
+                "    y = x * 2\n"
+                "    with enable_grad() as g, torch.no_grad(): print(y)\n"),
+            "(with (call (. torch no_grad))\n"
+            "  (= y (* x 2))\n"
+            "  (with ((call enable_grad) as g) (call (. torch no_grad))\n"
+            "    (expr (call print y))))");
+  // Any context expression parses; the routes reject what is not a grad mode.
+  EXPECT_EQ(one("with open(p) as f: pass\n"), "(with ((call open p) as f)\n  (pass))");
+  ast::Module m = parse("def f(x):\n    with torch.no_grad() as g:\n        return x\n");
+  const auto& w = m.body.at(0)->as<ast::FunctionDef>().body.at(0)->as<ast::With>();
+  EXPECT_EQ(w.kind, ast::StmtKind::With);
+  EXPECT_EQ(w.range.line, 2);
+  EXPECT_EQ(w.range.col, 5);
+  EXPECT_EQ(w.range.len, 4);
+  EXPECT_EQ(w.items.at(0).target->range.col, 29);
+  EXPECT_EQ(w.body.at(0)->range.line, 3);
+  EXPECT_EQ(ast::grad_context(*w.items.at(0).context), ast::GradContext::NoGrad);
+}
+
+TEST(Parser, GradContexts) {
+  auto kind = [](const std::string& e) {
+    ast::Module m = parse("x = " + e + "\n");
+    return ast::grad_context(*m.body.at(0)->as<ast::Assign>().value);
+  };
+  EXPECT_EQ(kind("torch.no_grad()"), ast::GradContext::NoGrad);
+  EXPECT_EQ(kind("no_grad()"), ast::GradContext::NoGrad);
+  EXPECT_EQ(kind("torch.enable_grad()"), ast::GradContext::EnableGrad);
+  EXPECT_EQ(kind("enable_grad()"), ast::GradContext::EnableGrad);
+  EXPECT_EQ(kind("torch.no_grad"), ast::GradContext::Other);
+  EXPECT_EQ(kind("torch.no_grad(1)"), ast::GradContext::Other);
+  EXPECT_EQ(kind("np.no_grad()"), ast::GradContext::Other);
+  EXPECT_EQ(kind("open(p)"), ast::GradContext::Other);
+}
+
 TEST(Parser, SimpleStatements) {
   EXPECT_EQ(dump("def f(x):\n"
                  "    pass\n"

@@ -3,6 +3,7 @@
 // parameters, and PyTorch's errors.
 #include <gtest/gtest.h>
 
+#include "core/autograd.h"
 #include "core/error.h"
 #include "trace/tests/test_util.h"
 
@@ -37,6 +38,71 @@ TEST(AutogradEager, GradientArgumentDetachAndNoGrad) {
       "    return x.grad, x.detach().requires_grad, scaled(x).requires_grad, y.requires_grad\n";
   IValue out = run_value(src, {{"x", floats({2}, {3, 4})}});
   EXPECT_EQ(out.repr(), "(tensor([6., 4.]), False, False, True)");
+}
+
+TEST(AutogradEager, WithNoGrad) {
+  const char* src =
+      "import torch\n"
+      "def f(x):\n"
+      "    x.requires_grad_()\n"
+      "    a = x * x\n"
+      "    with torch.no_grad() as g:\n"
+      "        y = x * 2\n"
+      "        with torch.enable_grad():\n"
+      "            z = x * 3\n"
+      "        w = x * 4\n"
+      "    b = a * 5\n"
+      "    b.sum().backward()\n"
+      "    return y, y.requires_grad, z.requires_grad, w.requires_grad, b.requires_grad, g,"
+      " x.grad\n";
+  IValue out = run_value(src, {{"x", floats({2}, {3, 4})}});
+  // d(sum 5x^2)/dx = 10x
+  EXPECT_EQ(out.repr(), "(tensor([6., 8.]), False, True, False, True, None, tensor([30., 40.]))");
+  EXPECT_TRUE(grad_mode_enabled());
+}
+
+TEST(AutogradEager, WithRestoresGradModeOnEveryExit) {
+  const char* src =
+      "import torch\n"
+      "def early(t):\n"
+      "    with torch.no_grad():\n"
+      "        if True:\n"
+      "            return t * 2\n"
+      "    return t\n"
+      "def f(x):\n"
+      "    x.requires_grad_()\n"
+      "    a = early(x)\n"
+      "    b = x * 2\n"
+      "    for i in range(3):\n"
+      "        with torch.no_grad():\n"
+      "            c = x * 2\n"
+      "            if i == 0:\n"
+      "                continue\n"
+      "            break\n"
+      "    d = x * 2\n"
+      "    return a.requires_grad, b.requires_grad, c.requires_grad, d.requires_grad\n";
+  IValue out = run_value(src, {{"x", floats({2}, {3, 4})}});
+  EXPECT_EQ(out.repr(), "(False, True, False, True)");
+  EXPECT_TRUE(grad_mode_enabled());
+  // An error inside the body leaves grad mode as it was.
+  Error e = run_error(
+      "import torch\n"
+      "with torch.no_grad():\n"
+      "    y = undefined_name\n");
+  EXPECT_EQ(e.range().line, 3);
+  EXPECT_TRUE(grad_mode_enabled());
+}
+
+TEST(AutogradEager, WithOtherContextManagersIsAnError) {
+  Error e = run_error(
+      "import torch\n"
+      "with open('f.txt') as f:\n"
+      "    y = 1\n");
+  EXPECT_EQ(e.exit_code(), 2);
+  EXPECT_EQ(e.message(), "NotSupportedError: this context manager is not supported by d2s");
+  EXPECT_EQ(e.range().line, 2);
+  EXPECT_EQ(e.range().col, 6);
+  EXPECT_TRUE(grad_mode_enabled());
 }
 
 TEST(AutogradEager, ModuleParametersGetGradients) {
