@@ -10,12 +10,6 @@ namespace {
 
 using In = const GradInputs&;
 
-ValueList first_only(In in, Tensor g) {
-  ValueList out(in.args.size());
-  if (wants_grad(in.args[0])) out[0] = IValue(std::move(g));
-  return out;
-}
-
 ValueList gelu_grad(In in) {
   const Tensor x = in.args[0].to_tensor();
   const bool tanh_form = in.args[1].to_string() == "tanh";

@@ -9,12 +9,6 @@ namespace {
 
 using In = const GradInputs&;
 
-ValueList first_only(In in, Tensor g) {
-  ValueList out(in.args.size());
-  if (wants_grad(in.args[0])) out[0] = IValue(std::move(g));
-  return out;
-}
-
 // Same elements in another shape: view, reshape, flatten, squeeze, unsqueeze.
 ValueList reshape_back(In in) {
   if (!wants_grad(in.args[0])) return ValueList(in.args.size());

@@ -128,6 +128,12 @@ bool wants_grad(const IValue& arg) {
   return arg.is_tensor() && arg.to_tensor().defined() && arg.to_tensor().dtype() == DType::Float32;
 }
 
+ValueList first_only(const GradInputs& in, Tensor g) {
+  ValueList out(in.args.size());
+  if (wants_grad(in.args[0])) out[0] = IValue(std::move(g));
+  return out;
+}
+
 IValue grad_for(const IValue& arg, const Tensor& g) {
   if (!wants_grad(arg)) return IValue();
   return IValue(sum_to(g, arg.to_tensor().shape()));

@@ -40,6 +40,9 @@ Tensor sum_to(const Tensor& g, const Shape& shape);
 // None for those, else g summed to the argument's shape.
 IValue grad_for(const IValue& arg, const Tensor& g);
 bool wants_grad(const IValue& arg);  // a float tensor
+// The gradients of an op whose only differentiable argument is the first: g for it
+// (when it wants one), None for every other argument.
+ValueList first_only(const GradInputs& in, Tensor g);
 
 // A reduction's gradient put back where the reduced dims were (keepdim): `dims`
 // are the reduced dims of an input of rank `rank` (all when empty).
