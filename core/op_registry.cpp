@@ -312,12 +312,8 @@ void OpRegistry::add(std::string_view schema, Kernel kernel, bool is_random) {
 }
 
 void OpRegistry::set_derivative(std::string_view qualified_name, Derivative derivative) {
-  OpDef* def = nullptr;
-  for (auto& [name, defs] : ops_) {
-    for (OpDef& d : defs) {
-      if (d.schema.qualified_name() == qualified_name) def = &d;
-    }
-  }
+  // The registry owns its OpDefs; find_qualified hands out const pointers to them.
+  OpDef* def = const_cast<OpDef*>(find_qualified(qualified_name));
   if (!def) throw Error("derivative for unknown operator " + std::string(qualified_name));
   if (def->derivative) throw Error("derivative of " + std::string(qualified_name) + " set twice");
   def->derivative = std::move(derivative);

@@ -111,6 +111,7 @@ int64_t shape_numel(const Shape& shape) {
 
 namespace {
 std::atomic<int64_t> g_max_tensor_elements{kMaxTensorElements};
+std::atomic<int64_t> g_max_tensor_memory{kMaxTensorMemory};
 }  // namespace
 
 int64_t max_tensor_elements() {
@@ -126,10 +127,6 @@ std::string max_tensor_elements_hint() {
   return "use smaller sizes, or raise the limit with --max-tensor-elements N (now " +
          std::to_string(max_tensor_elements()) + ")";
 }
-
-namespace {
-std::atomic<int64_t> g_max_tensor_memory{kMaxTensorMemory};
-}  // namespace
 
 int64_t max_tensor_memory() {
   return g_max_tensor_memory.load(std::memory_order_relaxed);
