@@ -210,9 +210,7 @@ void Lowerer::lower_continue(const ast::Stmt& stmt) {
 void Lowerer::lower_with(const ast::With& stmt) {
   for (const ast::WithItem& item : stmt.items) {
     if (ast::grad_context(*item.context) == ast::GradContext::Other) {
-      fail("NotSupportedError: this context manager is not supported by d2s", item.context->range,
-           "d2s runs 'with' only on torch.no_grad() and torch.enable_grad(); write the body "
-           "without 'with'");
+      fail(ast::kOtherContextError, item.context->range, ast::kOtherContextHint);
     }
     if (item.target) {
       assign_target(*item.target, Sugared::of(constant(IValue(), item.target->range)), stmt.range);

@@ -124,14 +124,6 @@ bool grad_mode_enabled() {
   return g_grad_mode;
 }
 
-NoGradGuard::NoGradGuard() : previous_(g_grad_mode) {
-  g_grad_mode = false;
-}
-
-NoGradGuard::~NoGradGuard() {
-  g_grad_mode = previous_;
-}
-
 GradModeGuard::GradModeGuard(bool enabled) : previous_(g_grad_mode) {
   g_grad_mode = enabled;
 }

@@ -63,22 +63,10 @@ struct AutogradMeta {
   size_t output_nr = 0;
 };
 
-// Grad mode: on by default; NoGradGuard turns it off for a scope (torch.no_grad()).
+// Grad mode: on by default. GradModeGuard sets it for a scope and restores the
+// previous mode after (torch.no_grad(), torch.enable_grad()); NoGradGuard turns it off.
 // The flag is thread-local, as PyTorch's: each thread runs its own programs.
 bool grad_mode_enabled();
-class NoGradGuard {
- public:
-  NoGradGuard();
-  ~NoGradGuard();
-  NoGradGuard(const NoGradGuard&) = delete;
-  NoGradGuard& operator=(const NoGradGuard&) = delete;
-
- private:
-  bool previous_;
-};
-
-// Sets grad mode for a scope and restores the previous mode after (torch.no_grad(),
-// torch.enable_grad() as context managers).
 class GradModeGuard {
  public:
   explicit GradModeGuard(bool enabled);
@@ -88,6 +76,9 @@ class GradModeGuard {
 
  private:
   bool previous_;
+};
+struct NoGradGuard : GradModeGuard {
+  NoGradGuard() : GradModeGuard(false) {}
 };
 
 // Calls op's kernel on bound arguments, recording a GradNode when grad mode is on

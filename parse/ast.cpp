@@ -86,7 +86,7 @@ GradContext grad_context(const Expr& e) {
              f.as<Attribute>().value->as<Name>().id == "torch") {
     name = f.as<Attribute>().attr;
   }
-  if (name == "no_grad") return GradContext::NoGrad;
+  if (name == "no_grad" || name == "inference_mode") return GradContext::NoGrad;
   if (name == "enable_grad") return GradContext::EnableGrad;
   return GradContext::Other;
 }

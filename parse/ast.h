@@ -357,7 +357,14 @@ struct Module {
 // What a `with` context expression does to grad mode: `torch.no_grad()` and
 // `torch.enable_grad()`, also imported bare (`no_grad()`), as the `@torch.no_grad()`
 // decorator is recognised. Other means any other expression (not supported).
+// torch.inference_mode() counts as NoGrad (d2s has no inference tensors).
 enum class GradContext { Other, NoGrad, EnableGrad };
 GradContext grad_context(const Expr& e);
+// What every route says of a `with` on anything else.
+inline constexpr const char* kOtherContextError =
+    "NotSupportedError: this context manager is not supported by d2s";
+inline constexpr const char* kOtherContextHint =
+    "d2s runs 'with' only on torch.no_grad() and torch.enable_grad(); write the body without "
+    "'with' (torch.inference_mode() counts as torch.no_grad())";
 
 }  // namespace d2s::ast

@@ -315,13 +315,12 @@ IValue Interpreter::call_function(const FunctionValue& fn, const IValue* self, V
   frame.locals.resize(info.names.size());
   for (size_t i = 0; i < bound.size(); ++i) frame.locals[i] = std::move(bound[i]);
   CallGuard guard(*this, frame);
-  // @torch.no_grad(): the body runs with grad mode off, as in PyTorch.
-  std::optional<NoGradGuard> no_grad;
+  // @torch.no_grad() / @torch.enable_grad(): the body runs in that grad mode, as in
+  // PyTorch; the same recogniser as the `with` statement's.
+  std::optional<GradModeGuard> grad_mode;
   for (const ast::ExprPtr& d : fn.def->decorators) {
-    const std::string text = text_of(d->range);
-    if (text == "torch.no_grad()" || text == "no_grad()" || text == "torch.inference_mode()") {
-      no_grad.emplace();
-    }
+    const ast::GradContext kind = ast::grad_context(*d);
+    if (kind != ast::GradContext::Other) grad_mode.emplace(kind == ast::GradContext::EnableGrad);
   }
   if (hooks_) hooks_->on_call_enter(*fn.def, fn.qualname, range);
   Flow flow = exec_block(fn.def->body);

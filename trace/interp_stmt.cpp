@@ -141,11 +141,8 @@ Flow Interpreter::exec_with(const ast::With& s) {
   for (const ast::WithItem& item : s.items) {
     ast::GradContext kind = ast::grad_context(*item.context);
     if (kind == ast::GradContext::Other) {
-      fail("NotSupportedError: this context manager is not supported by d2s", item.context->range,
-           "d2s runs 'with' only on torch.no_grad() and torch.enable_grad(); write the body "
-           "without 'with'");
+      fail(ast::kOtherContextError, item.context->range, ast::kOtherContextHint);
     }
-    mode.reset();
     mode.emplace(kind == ast::GradContext::EnableGrad);
     if (item.target) assign(*item.target, IValue());
   }
