@@ -248,11 +248,8 @@ def main():
                     else:
                         print(f"PASS {label}" + (f" ({note})" if note else ""))
                         passed += 1
-                except Mismatch as e:
-                    print(f"FAIL {label}: {e}")
-                    failed += 1
-                except Exception as e:  # PyTorch or the suite itself
-                    print(f"FAIL {label}: {type(e).__name__}: {e}")
+                except Exception as e:  # a Mismatch, PyTorch or the suite itself
+                    common.print_fail(label, e)
                     failed += 1
                 sys.stdout.flush()
     print(f"{passed} passed, {failed} failed, {skipped} skipped")

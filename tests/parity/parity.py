@@ -56,9 +56,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # parity_common exits 2 without torch, numpy or yaml.
-from parity_common import (DEFAULT_SAMPLES, Mismatch, Skipped, compare,  # noqa: E402
-                           d2s_outputs, expected_outputs, first_lines, input_sets, run_torch,
-                           samples_in, write_set, write_weights)
+from parity_common import (DEFAULT_SAMPLES, Mismatch, Skipped,  # noqa: E402
+                           check_d2s_outputs, input_sets, print_fail, run_torch, samples_in,
+                           write_set)
 from parity_errors import errors  # noqa: E402
 from parity_noguards import noguards_sample  # noqa: E402
 from parity_structure import structure  # noqa: E402
@@ -84,14 +84,7 @@ def parity_case(d2s, sample, set_index, inputs, mode, seed, check_stdout, tmp):
     args = ["run", sample, "--inputs", in_path, "--mode", mode]
     if mode == "trace":
         args += ["--trace-inputs", in_path]  # traced on this very set
-    if seed:
-        args += ["--seed", str(seed)]
-    if state is not None:
-        args += ["--weights", write_weights(tmp, state)]
-    p, outputs = d2s_outputs(d2s, args, tmp)
-    if outputs is None:
-        raise Mismatch(f"d2s exited {p.returncode}: {first_lines(p.stderr)}")
-    compare(expected_outputs(expected), outputs, "outputs")
+    p = check_d2s_outputs(d2s, args, expected, state, seed, tmp)
     if check_stdout:
         compare_stdout(torch_stdout, p.stdout)
 
@@ -146,11 +139,8 @@ def parity(args):
                                     check_stdout_in(args, mode), tmp)
                     print(f"PASS {label}[{i}]")
                     passed += 1
-                except Mismatch as e:
-                    print(f"FAIL {label}[{i}]: {e}")
-                    failed += 1
-                except Exception as e:  # PyTorch or the suite itself
-                    print(f"FAIL {label}[{i}]: {type(e).__name__}: {e}")
+                except Exception as e:  # a Mismatch, PyTorch or the suite itself
+                    print_fail(f"{label}[{i}]", e)
                     failed += 1
                 sys.stdout.flush()
     return passed, failed, skipped

@@ -323,6 +323,30 @@ def d2s_outputs(d2s, args, tmp):
     return p, doc["outputs"]
 
 
+def check_d2s_outputs(d2s, args, expected, state, seed, tmp):
+    """Runs d2s with args, plus --seed and --weights when the seed or PyTorch's state
+    asks for them, and compares its outputs with PyTorch's result `expected`, raising
+    Mismatch when they differ. Returns the d2s process."""
+    if seed:
+        args = args + ["--seed", str(seed)]
+    if state is not None:
+        args = args + ["--weights", write_weights(tmp, state)]
+    p, outputs = d2s_outputs(d2s, args, tmp)
+    if outputs is None:
+        raise Mismatch(f"d2s exited {p.returncode}: {first_lines(p.stderr)}")
+    compare(expected_outputs(expected), outputs, "outputs")
+    return p
+
+
+def print_fail(label, e):
+    """The FAIL line of a case that raised e: a Mismatch says what differs; any other
+    exception (PyTorch's or the suite's own) is named too."""
+    if isinstance(e, Mismatch):
+        print(f"FAIL {label}: {e}")
+    else:
+        print(f"FAIL {label}: {type(e).__name__}: {e}")
+
+
 def samples_in(directory, only):
     names = sorted(f[:-3] for f in os.listdir(directory) if f.endswith(".py"))
     if only:

@@ -11,7 +11,7 @@ import re
 import sys
 import tempfile
 
-from parity_common import Mismatch, first_lines, run_d2s, samples_in, yaml
+from parity_common import Mismatch, first_lines, print_fail, run_d2s, samples_in, yaml
 
 
 CARET = re.compile(r"^\s*\^[~^]*\s*$")
@@ -74,11 +74,8 @@ def errors(args):
                 check_error(args.d2s, path, args.mode[0].split(",")[0], tmp)
             print(f"PASS {name}")
             passed += 1
-        except Mismatch as e:
-            print(f"FAIL {name}: {e}")
-            failed += 1
-        except Exception as e:
-            print(f"FAIL {name}: {type(e).__name__}: {e}")
+        except Exception as e:  # a Mismatch, PyTorch or the suite itself
+            print_fail(name, e)
             failed += 1
         sys.stdout.flush()
     return passed, failed

@@ -17,8 +17,8 @@ import inspect
 import io
 import warnings
 
-from parity_common import (Mismatch, Skipped, compare, d2s_outputs, entry_of,
-                           expected_outputs, first_lines, import_sample, make_value,
+from parity_common import (Mismatch, Skipped, check_d2s_outputs, compare, d2s_outputs,
+                           entry_of, expected_outputs, first_lines, import_sample, make_value,
                            run_torch, torch, write_set, write_weights)
 
 
@@ -166,14 +166,7 @@ def noguards_without_reference(d2s, sample, sets, seed, tmp):
         trace_path = write_set(tmp, "trace.yaml", sets[0], 0, seed)
         args = ["run", sample, "--inputs", trace_path, "--mode", "trace", "--no-guards",
                 "--trace-inputs", trace_path]
-        if seed:
-            args += ["--seed", str(seed)]
-        if state is not None:
-            args += ["--weights", write_weights(tmp, state)]
-        p, outputs = d2s_outputs(d2s, args, tmp)
-        if outputs is None:
-            raise Mismatch(f"d2s exited {p.returncode}: {first_lines(p.stderr)}")
-        compare(expected_outputs(expected), outputs, "outputs")
+        check_d2s_outputs(d2s, args, expected, state, seed, tmp)
         yield 0, None, f"{why}: compared with PyTorch eager on the traced set"
     except Mismatch as e:
         yield 0, e, ""

@@ -18,7 +18,7 @@ import tempfile
 import warnings
 
 from parity_common import (Mismatch, entry_of, first_lines, import_sample, load_yaml,
-                           run_d2s, samples_in, torch)
+                           print_fail, run_d2s, samples_in, torch)
 
 
 CONTROL_KINDS = ("prim::If", "prim::Loop")
@@ -150,11 +150,8 @@ def structure(args):
                 raise Mismatch("; ".join(diffs) + why)
             print(f"PASS {name}: " + ", ".join(f"{mine[k]} {k}" for k in CONTROL_KINDS) + why)
             passed += 1
-        except Mismatch as e:
-            print(f"FAIL {name}: {e}")
-            failed += 1
-        except Exception as e:
-            print(f"FAIL {name}: {type(e).__name__}: {e}")
+        except Exception as e:  # a Mismatch, PyTorch or the suite itself
+            print_fail(name, e)
             failed += 1
         rows.append((name, mine, theirs))
         sys.stdout.flush()
