@@ -2,7 +2,7 @@
 # The CI steps after scripts/test.sh, in one clang build (scripts/clang_build.sh): the
 # whole suite under ASan+UBSan (scripts/sanitize.sh), then every fuzz target for
 # SECONDS each, two at a time (scripts/fuzz.sh, default 60). Fails at the first step
-# that fails. Timings: docs/fuzzing.md.
+# that fails. Timings: docs/ci.md.
 #
 #   scripts/ci-extra.sh [FUZZ_SECONDS]
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds d2s with AddressSanitizer and UndefinedBehaviorSanitizer (the clang build of
 # scripts/clang_build.sh, build-fuzz/, which also holds the fuzz targets) and runs the
-# whole ctest suite there; any sanitizer report fails the test it is in.
+# ctest suite there (all but the parity tests, below); any sanitizer report fails the test it is in.
 #
 # A test that cannot work under ASan at all gets the ctest label `no_asan` where it is
 # defined, with the reason beside it; none has it today. The live PyTorch parity suite
