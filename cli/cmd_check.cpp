@@ -125,7 +125,7 @@ Command setup_check(CLI::App& app) {
                   "in the HTML report, the nodes drawn per graph before the rest is summarised "
                   "in one note")
       ->type_name("N")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_count())
       ->capture_default_str();
   add_output_flag(cmd, &o->output, {".txt", ".json", ".xml", ".html"},
                   "write the report here instead of stdout");

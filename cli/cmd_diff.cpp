@@ -115,7 +115,7 @@ Command setup_diff(CLI::App& app) {
                   "in a picture or HTML report, the nodes drawn per graph before the rest is "
                   "summarised in one note")
       ->type_name("N")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_count())
       ->capture_default_str();
   add_output_flag(cmd, &o->output, {".txt", ".json", ".html", ".svg", ".png", ".pdf", ".dot"},
                   "write the report (.txt, .json), an HTML report, or both graphs side by side "

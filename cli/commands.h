@@ -58,6 +58,9 @@ void add_conversion_flags(CLI::App* cmd, ProgramFlags* flags);
 void add_program_flags(CLI::App* cmd, ProgramFlags* flags);
 // --max-trace-nodes N (trace, run --mode trace).
 void add_max_trace_nodes_flag(CLI::App* cmd, int64_t* max_nodes);
+// The check of every count flag (1 or more). CLI11's PositiveNumber says "Value 0 not in
+// range 0.000000 to <DBL_MAX>" on a bad value; this says "not in range 1 to <INT64_MAX>".
+CLI::Validator positive_count();
 // -o,--output checked against the accepted extensions (".yaml", ...).
 CLI::Option* add_output_flag(CLI::App* cmd, std::string* path,
                              const std::vector<std::string>& extensions, const std::string& help);

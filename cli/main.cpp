@@ -52,11 +52,11 @@ int run_main(int argc, char** argv) {
         ->add_option("--max-tensor-memory", max_tensor_memory,
                      "Most bytes of tensors alive at once (a number, or with a unit: 512MB, 16GB)")
         ->transform(CLI::AsSizeValue(false))
-        ->check(CLI::PositiveNumber);
+        ->check(d2s::cli::positive_count());
     c.app
         ->add_option("--max-graph-nodes", max_graph_nodes,
                      "Most nodes a graph file (.yaml) may hold")
-        ->check(CLI::PositiveNumber);
+        ->check(d2s::cli::positive_count());
   }
 
   // An unknown first word would otherwise read "The following argument was not

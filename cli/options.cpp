@@ -85,7 +85,7 @@ void add_program_flags(CLI::App* cmd, ProgramFlags* flags) {
   cmd->add_option("--max-iterations", flags->max_iterations,
                   "the most loop iterations in one run, all loops together")
       ->type_name("N")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_count())
       ->capture_default_str();
   // Each model-level call nests several interpreter frames on the C++ stack, so
   // the depth is capped well below what would overflow it.
@@ -96,12 +96,16 @@ void add_program_flags(CLI::App* cmd, ProgramFlags* flags) {
       ->capture_default_str();
 }
 
+CLI::Validator positive_count() {
+  return CLI::Range(int64_t{1}, std::numeric_limits<int64_t>::max(), "POSITIVE");
+}
+
 void add_max_trace_nodes_flag(CLI::App* cmd, int64_t* max_nodes) {
   cmd->add_option("--max-trace-nodes", *max_nodes,
                   "the longest trace (graph nodes) before d2s gives up, so that a long loop "
                   "cannot exhaust memory")
       ->type_name("N")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_count())
       ->capture_default_str();
 }
 
