@@ -133,6 +133,28 @@ TEST_F(DiffCli, MaxTraceNodesLimitsTheTrace) {
   EXPECT_EQ(r.code, 0) << r.out << r.err;
 }
 
+TEST_F(DiffCli, BadFlagValuesAreExitTwo) {
+  const std::vector<std::string> base = {"samples/foo1.py", "--inputs", "samples/foo1.inputs.yaml"};
+  for (const char* cmd : {"diff", "check"}) {
+    for (const char* flag : {"--max-nodes", "--max-trace-nodes"}) {
+      std::vector<std::string> args = {cmd};
+      args.insert(args.end(), base.begin(), base.end());
+      args.insert(args.end(), {flag, "0"});
+      RunResult r = d2s(args);
+      EXPECT_EQ(r.code, 2) << cmd << " " << flag;
+      EXPECT_TRUE(contains(r.err, std::string("d2s: error: ") + flag +
+                                      ": Value 0 not in range 1 to 9223372036854775807"))
+          << r.err;
+    }
+  }
+  // A picture's extension with a text format.
+  RunResult r = d2s({"diff", "samples/foo1.py", "--inputs", "samples/foo1.inputs.yaml", "--format",
+                     "text", "-o", tmp("x.svg")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--format text does not match -o ")) << r.err;
+  EXPECT_FALSE(fs::exists(tmp("x.svg")));
+}
+
 TEST_F(DiffCli, BadInputIsExitTwo) {
   RunResult r = d2s({"diff", "samples/missing.py", "--inputs", "samples/foo1.inputs.yaml"});
   EXPECT_EQ(r.code, 2);
