@@ -1,6 +1,7 @@
 // Planning: a graph to flat per-block instruction lists over slots, with liveness.
 #include "core/executor_plan.h"
 
+#include <algorithm>
 #include <limits>
 #include <unordered_map>
 
@@ -72,6 +73,9 @@ class Planner {
         b.instrs[static_cast<size_t>(i.last_use)].free_after.push_back(s);
       }
     }
+    for (BlockPlan& b : plan_.blocks) {
+      for (Instr& ins : b.instrs) mark_dead_inputs(ins);
+    }
     plan_.num_slots = static_cast<uint32_t>(info_.size());
     return std::move(plan_);
   }
@@ -84,6 +88,19 @@ class Planner {
     int64_t last_use = kNoUse;
     bool is_static = false;  // in Plan::static_values
   };
+
+  // Instr::dead_inputs: inputs whose slot this kernel call frees and reads once.
+  static void mark_dead_inputs(Instr& ins) {
+    if (ins.op != Op::Kernel) return;
+    for (size_t i = 0; i < ins.in.size() && i < 32; ++i) {
+      const uint32_t s = ins.in[i];
+      const bool freed =
+          std::find(ins.free_after.begin(), ins.free_after.end(), s) != ins.free_after.end();
+      if (freed && std::count(ins.in.begin(), ins.in.end(), s) == 1) {
+        ins.dead_inputs |= uint32_t{1} << i;
+      }
+    }
+  }
 
   uint32_t define(const Value* v, uint32_t block, const Block* b, int64_t pos, const Node* at) {
     uint32_t s = static_cast<uint32_t>(info_.size());

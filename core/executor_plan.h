@@ -83,12 +83,16 @@ struct Instr {
   std::vector<uint32_t> in;
   std::vector<uint32_t> out;
   std::vector<uint32_t> free_after;  // slots whose last use is this instruction
-  uint32_t block0 = 0;               // If: then block; Loop: body
-  uint32_t block1 = 0;               // If: else block
-  IValue value;                      // Constant: value; Guard: seen; TupleIndex: index attr
-  std::string text;                  // Guard: expr; Raise: exception kind
-  std::string what;                  // Guard: what was baked ("shape", "bool", ...)
-  mutable KernelRef kernel;          // a cache, filled while running
+  // Kernel: bit i set when input i's slot is read by this instruction alone and for
+  // the last time, so the run moves its value into the call instead of copying it
+  // (OpContext::dead_args: the kernel may reuse the buffer). Inputs past 32 are copied.
+  uint32_t dead_inputs = 0;
+  uint32_t block0 = 0;       // If: then block; Loop: body
+  uint32_t block1 = 0;       // If: else block
+  IValue value;              // Constant: value; Guard: seen; TupleIndex: index attr
+  std::string text;          // Guard: expr; Raise: exception kind
+  std::string what;          // Guard: what was baked ("shape", "bool", ...)
+  mutable KernelRef kernel;  // a cache, filled while running
 };
 
 struct BlockPlan {

@@ -287,10 +287,21 @@ class Runner {
     // emptied right after, so that it keeps no tensor alive past its last use.
     ValueList& args = args_;
     args.clear();
-    for (uint32_t s : ins.in) args.push_back(slots_[s]);
+    for (size_t i = 0; i < ins.in.size(); ++i) {
+      IValue& slot = slots_[ins.in[i]];
+      // A value read for the last time moves into the call (its slot is released
+      // right after), so that the kernel may write its result into the buffer.
+      if (i < 32 && (ins.dead_inputs >> i & 1u)) {
+        args.push_back(std::move(slot));
+      } else {
+        args.push_back(slot);
+      }
+    }
     IValue result;
+    ctx_.dead_args = ins.dead_inputs;
     try {
       result = invoke(ins, args);
+      ctx_.dead_args = 0;
       args.clear();
     } catch (const Error& e) {
       if (e.range().known() || e.range().file) throw;
@@ -344,6 +355,7 @@ class Runner {
         k.cached = static_cast<int>(i);
         k.cached_kinds = kinds;
       }
+      args.clear();  // the trial's values are now the only references (dead_args)
       return run_op(defs[i], ctx_, trial);
     }
     std::string got = "(";

@@ -43,6 +43,13 @@ IValue number_of(double v, DType d);
 IValue item_of(const Tensor& t);
 // Copies t unless it already has this dtype (then returns it, aliased).
 Tensor as_dtype(const Tensor& t, DType d);
+// Argument i as the buffer of an elementwise result of `shape` and `dtype`, when the
+// executor marked it dead (OpContext::dead_args), nothing else refers to it or its
+// storage, it needs no gradient, and its shape and dtype are the result's; else an
+// undefined tensor. The kernel must read each input element before it writes the
+// output element at the same index (out[i] = f(a[i], ...)).
+Tensor reusable_arg(const OpContext& ctx, const ValueList& args, size_t i, const Shape& shape,
+                    DType dtype);
 
 // Shared between kernel files (the registration order of overloads forces some
 // ops of one family to be registered by another file's register_* function).
@@ -50,6 +57,9 @@ enum class BinaryOp { Add, Sub, Mul, Div, FloorDiv, Rem, Pow, Maximum, Minimum }
 // The tensor op with broadcasting and type promotion (`a` and `b` as bound
 // Tensor arguments: tensors or numbers).
 Tensor binary_op(BinaryOp op, const IValue& a, const IValue& b);
+// The same, writing the result into `reuse` where the float32 fast path applies:
+// `reuse` is undefined or a tensor that reusable_arg gave for a result of a's shape.
+Tensor binary_op(BinaryOp op, const IValue& a, const IValue& b, Tensor reuse);
 // 2-D matrix product with PyTorch's checks and messages (kernels_linalg.cpp).
 Tensor mm(const Tensor& a, const Tensor& b);
 // nn.Linear's input @ weight^T + bias for a 2-D float32 input, in one product that

@@ -163,7 +163,9 @@ const char* kernel_name(BinaryOp op) {
 // general broadcasting loop: a float32 tensor with a float32 tensor of the same
 // shape, a 1-D float32 tensor along its last dimension (a bias), or a Python int or
 // float (cast to float32 first, as the general path does). False for everything
-// else. Plain loops, so that the compiler vectorises them.
+// else. Plain loops, so that the compiler vectorises them. The result goes into
+// `*result` when that is defined on entry (a dead argument of a's shape:
+// reusable_arg); each element is read before the same index is written.
 bool float_fast_path(BinaryOp op, const IValue& av, const IValue& bv, Tensor* result) {
   if (op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::Mul && op != BinaryOp::Div)
     return false;
@@ -188,7 +190,7 @@ bool float_fast_path(BinaryOp op, const IValue& av, const IValue& bv, Tensor* re
   } else {
     return false;
   }
-  Tensor out = Tensor::empty(a.shape(), DType::Float32);
+  Tensor out = result->defined() ? *result : Tensor::empty(a.shape(), DType::Float32);
   const float* pa = a.data<float>();
   float* po = out.data<float>();
   const int64_t n = out.numel();
@@ -224,8 +226,11 @@ bool float_fast_path(BinaryOp op, const IValue& av, const IValue& bv, Tensor* re
 }  // namespace
 
 Tensor binary_op(BinaryOp op, const IValue& av, const IValue& bv) {
-  Tensor fast;
-  if (float_fast_path(op, av, bv, &fast)) return fast;
+  return binary_op(op, av, bv, Tensor());
+}
+
+Tensor binary_op(BinaryOp op, const IValue& av, const IValue& bv, Tensor reuse) {
+  if (float_fast_path(op, av, bv, &reuse)) return reuse;
   const Tensor a = tensor_arg(av), b = tensor_arg(bv);
   DType common = result_type(av, bv);
   if (op == BinaryOp::Sub && (a.dtype() == DType::Bool || b.dtype() == DType::Bool)) {
@@ -261,10 +266,26 @@ Tensor binary_op(BinaryOp op, const IValue& av, const IValue& bv) {
 
 namespace {
 
+// A dead argument (OpContext::dead_args) that can take the float32 result of
+// op(a[first], a[second]): one of the two with the shape of a[first], which is the
+// result's shape on the fast path.
+Tensor reuse_for_binary(const OpContext& ctx, const ValueList& a, size_t first, size_t second) {
+  if (!ctx.dead_args || !a[first].is_tensor()) return Tensor();
+  const Shape& shape = a[first].to_tensor().shape();
+  Tensor t = reusable_arg(ctx, a, first, shape, DType::Float32);
+  return t.defined() ? t : reusable_arg(ctx, a, second, shape, DType::Float32);
+}
+
+// op(a[0], a[1]) reusing a dead argument's buffer where it can.
+Tensor binary_reusing(BinaryOp op, const OpContext& ctx, const ValueList& a) {
+  return binary_op(op, a[0], a[1], reuse_for_binary(ctx, a, 0, 1));
+}
+
 // add/sub with `alpha`: self + alpha * other, alpha cast to the result type.
-Tensor add_alpha(bool subtract, const IValue& self, const IValue& other, const IValue& alpha) {
+Tensor add_alpha(bool subtract, const IValue& self, const IValue& other, const IValue& alpha,
+                 Tensor reuse = Tensor()) {
   const BinaryOp op = subtract ? BinaryOp::Sub : BinaryOp::Add;
-  if (alpha.is_int() && alpha.to_int() == 1) return binary_op(op, self, other);
+  if (alpha.is_int() && alpha.to_int() == 1) return binary_op(op, self, other, std::move(reuse));
   DType common = result_type(self, other);
   if (common != DType::Float32 && alpha.is_double()) {
     fail("For integral input tensors, argument alpha must not be a floating point number.");
@@ -401,17 +422,21 @@ IValue tv(Tensor t) {
 void register_elementwise(OpRegistry& r) {
   using A = const ValueList&;
   r.add("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-        [](OpContext&, A a) { return tv(add_alpha(false, a[0], a[1], a[2])); });
+        [](OpContext& ctx, A a) {
+          return tv(add_alpha(false, a[0], a[1], a[2], reuse_for_binary(ctx, a, 0, 1)));
+        });
   r.add("aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-        [](OpContext&, A a) { return tv(add_alpha(true, a[0], a[1], a[2])); });
+        [](OpContext& ctx, A a) {
+          return tv(add_alpha(true, a[0], a[1], a[2], reuse_for_binary(ctx, a, 0, 1)));
+        });
   r.add("aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
         [](OpContext&, A a) {
           return tv(add_alpha(true, a[1], a[0], a[2]));  // other - alpha * self
         });
   r.add("aten::mul.Tensor(Tensor self, Tensor other) -> Tensor",
-        [](OpContext&, A a) { return tv(binary_op(BinaryOp::Mul, a[0], a[1])); });
+        [](OpContext& ctx, A a) { return tv(binary_reusing(BinaryOp::Mul, ctx, a)); });
   r.add("aten::div.Tensor(Tensor self, Tensor other) -> Tensor",
-        [](OpContext&, A a) { return tv(binary_op(BinaryOp::Div, a[0], a[1])); });
+        [](OpContext& ctx, A a) { return tv(binary_reusing(BinaryOp::Div, ctx, a)); });
   r.add("aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
         [](OpContext&, A a) {
           if (a[2].is_none()) return tv(binary_op(BinaryOp::Div, a[0], a[1]));

@@ -14,19 +14,28 @@ IValue tv(Tensor t) {
   return IValue(std::move(t));
 }
 
-// exp, log, ...: float32 in, float32 out.
+// The argument's own buffer for a result of its shape and `dtype`, when it dies
+// with the call (reusable_arg), else undefined.
+Tensor reuse_self(const OpContext& ctx, const ValueList& a, DType dtype) {
+  if (!ctx.dead_args || !a[0].is_tensor()) return Tensor();
+  return reusable_arg(ctx, a, 0, a[0].to_tensor().shape(), dtype);
+}
+
+// exp, log, ...: float32 in, float32 out; into `reuse` when it is defined
+// (reuse_self for float32).
 template <typename F>
-Tensor float_unary(const Tensor& self, F f) {
+Tensor float_unary(const Tensor& self, F f, Tensor reuse = Tensor()) {
   const Tensor x = as_dtype(self, DType::Float32);
-  Tensor out = Tensor::empty(x.shape(), DType::Float32);
+  Tensor out = reuse.defined() ? reuse : Tensor::empty(x.shape(), DType::Float32);
   unary_loop<float, float>(x, out, f);
   return out;
 }
 
-// neg, abs, ...: same dtype in and out; f is a generic lambda.
+// neg, abs, ...: same dtype in and out; f is a generic lambda. Into `reuse` when
+// it is defined (reuse_self for x's dtype).
 template <typename F>
-Tensor same_unary(const Tensor& x, F f) {
-  Tensor out = Tensor::empty(x.shape(), x.dtype());
+Tensor same_unary(const Tensor& x, F f, Tensor reuse = Tensor()) {
+  Tensor out = reuse.defined() ? reuse : Tensor::empty(x.shape(), x.dtype());
   dispatch(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     unary_loop<T, T>(x, out, [&](T v) { return static_cast<T>(f(v)); });
@@ -70,22 +79,23 @@ const FloatFn kFloatFns[] = {
 // tanh through Eigen's vectorised rational approximation, within a few ULP of
 // std::tanh (PyTorch's own CPU tanh is a vectorised approximation too): a scalar
 // tanhf per element was a fifth of the RNN benchmark's time.
-Tensor vector_tanh(const Tensor& self) {
+Tensor vector_tanh(const Tensor& self, Tensor reuse) {
   const Tensor x = as_dtype(self, DType::Float32);
-  Tensor out = Tensor::empty(x.shape(), DType::Float32);
+  Tensor out = reuse.defined() ? reuse : Tensor::empty(x.shape(), DType::Float32);
   const Eigen::Index n = static_cast<Eigen::Index>(x.numel());
   Eigen::Map<Eigen::ArrayXf>(out.data<float>(), n) =
       Eigen::Map<const Eigen::ArrayXf>(x.data<float>(), n).tanh();
   return out;
 }
 
-Tensor neg(const Tensor& x) {
+Tensor neg(const Tensor& x, Tensor reuse) {
   if (x.dtype() == DType::Bool) {
     fail(
         "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
         "invert a mask, use the `~` or `logical_not()` operator instead.");
   }
-  return same_unary(x, [](auto v) { return -v; });
+  return same_unary(
+      x, [](auto v) { return -v; }, std::move(reuse));
 }
 
 Tensor abs(const Tensor& x) {
@@ -115,15 +125,18 @@ Tensor rounding(const Tensor& x, F f) {
   return float_unary(x, f);
 }
 
-Tensor relu(const Tensor& x) {
+Tensor relu(const Tensor& x, Tensor reuse) {
   if (x.dtype() == DType::Bool) fail("\"clamp_min_cpu\" not implemented for 'Bool'");
   // `v < 0 ? 0 : v` keeps NaN, as PyTorch's clamp_min(x, 0) does.
-  return same_unary(x, [](auto v) {
-    if constexpr (std::is_same_v<decltype(v), bool>)
-      return v;  // rejected above
-    else
-      return v < 0 ? decltype(v)(0) : v;
-  });
+  return same_unary(
+      x,
+      [](auto v) {
+        if constexpr (std::is_same_v<decltype(v), bool>)
+          return v;  // rejected above
+        else
+          return v < 0 ? decltype(v)(0) : v;
+      },
+      std::move(reuse));
 }
 
 Tensor square(const Tensor& x) {
@@ -171,21 +184,29 @@ void register_unary(OpRegistry& r) {
   using A = const ValueList&;
   for (const FloatFn& f : kFloatFns) {
     float (*fn)(float) = f.fn;
-    r.add(std::string("aten::") + f.name + "(Tensor self) -> Tensor",
-          [fn](OpContext&, A a) { return tv(float_unary(tensor_arg(a[0]), fn)); });
+    r.add(std::string("aten::") + f.name + "(Tensor self) -> Tensor", [fn](OpContext& ctx, A a) {
+      Tensor reuse = reuse_self(ctx, a, DType::Float32);
+      return tv(float_unary(tensor_arg(a[0]), fn, std::move(reuse)));
+    });
   }
-  r.add("aten::tanh(Tensor self) -> Tensor",
-        [](OpContext&, A a) { return tv(vector_tanh(tensor_arg(a[0]))); });
-  r.add("aten::neg(Tensor self) -> Tensor",
-        [](OpContext&, A a) { return tv(neg(tensor_arg(a[0]))); });
+  r.add("aten::tanh(Tensor self) -> Tensor", [](OpContext& ctx, A a) {
+    Tensor reuse = reuse_self(ctx, a, DType::Float32);
+    return tv(vector_tanh(tensor_arg(a[0]), std::move(reuse)));
+  });
+  r.add("aten::neg(Tensor self) -> Tensor", [](OpContext& ctx, A a) {
+    Tensor reuse = a[0].is_tensor() ? reuse_self(ctx, a, a[0].to_tensor().dtype()) : Tensor();
+    return tv(neg(tensor_arg(a[0]), std::move(reuse)));
+  });
   r.add("aten::abs(Tensor self) -> Tensor",
         [](OpContext&, A a) { return tv(abs(tensor_arg(a[0]))); });
   r.add("aten::sign(Tensor self) -> Tensor",
         [](OpContext&, A a) { return tv(sign(tensor_arg(a[0]))); });
   r.add("aten::square(Tensor self) -> Tensor",
         [](OpContext&, A a) { return tv(square(tensor_arg(a[0]))); });
-  r.add("aten::relu(Tensor self) -> Tensor",
-        [](OpContext&, A a) { return tv(relu(tensor_arg(a[0]))); });
+  r.add("aten::relu(Tensor self) -> Tensor", [](OpContext& ctx, A a) {
+    Tensor reuse = a[0].is_tensor() ? reuse_self(ctx, a, a[0].to_tensor().dtype()) : Tensor();
+    return tv(relu(tensor_arg(a[0]), std::move(reuse)));
+  });
   r.add("aten::floor(Tensor self) -> Tensor", [](OpContext&, A a) {
     return tv(rounding(tensor_arg(a[0]), [](float v) { return std::floor(v); }));
   });

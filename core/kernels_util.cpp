@@ -22,6 +22,19 @@ Tensor tensor_arg(const IValue& v) {
   fail("expected a Tensor, got " + v.type_name());
 }
 
+Tensor reusable_arg(const OpContext& ctx, const ValueList& args, size_t i, const Shape& shape,
+                    DType dtype) {
+  if (i >= 32 || !(ctx.dead_args >> i & 1u) || i >= args.size() || !args[i].is_tensor()) {
+    return Tensor();
+  }
+  const Tensor& t = args[i].to_tensor();
+  if (!t.sole_owner() || t.requires_grad() || t.impl()->autograd || t.dtype() != dtype ||
+      t.shape() != shape) {
+    return Tensor();
+  }
+  return t;
+}
+
 std::optional<DType> dtype_arg(const IValue& v) {
   if (v.is_none()) return std::nullopt;
   DType d;

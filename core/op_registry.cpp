@@ -1,6 +1,7 @@
 // OpRegistry: the table, overload resolution and argument binding.
 #include "core/op_registry.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "core/autograd.h"
@@ -246,7 +247,11 @@ const OpDef* OpRegistry::find_qualified(std::string_view qualified_name) const {
   std::string_view base = qualified_name.substr(0, dot);
   std::string_view overload =
       dot == std::string_view::npos ? std::string_view() : qualified_name.substr(dot + 1);
-  for (const OpDef& def : overloads(base)) {
+  return find(base, overload);
+}
+
+const OpDef* OpRegistry::find(std::string_view base_name, std::string_view overload) const {
+  for (const OpDef& def : overloads(base_name)) {
     if (def.schema.overload == overload) return &def;
   }
   return nullptr;
@@ -323,6 +328,7 @@ std::vector<std::string> OpRegistry::base_names() const {
   std::vector<std::string> names;
   names.reserve(ops_.size());
   for (const auto& [name, defs] : ops_) names.push_back(name);
+  std::sort(names.begin(), names.end());
   return names;
 }
 

@@ -29,10 +29,10 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -69,6 +69,12 @@ struct OpSchema {
 struct OpContext {
   Generator* generator = nullptr;  // for random ops; required by them
   bool training = false;           // dropout is the identity unless training
+  // Buffer reuse by liveness: bit i is set when argument i dies with this call and
+  // the argument list holds its only reference (the executor moved it out of its
+  // slot at its last use). An elementwise kernel may then write its result into
+  // that tensor's buffer instead of allocating (kernels::reusable_arg checks the
+  // rest). Zero everywhere else, so eager and traced calls never reuse.
+  uint32_t dead_args = 0;
 };
 
 // A kernel receives the arguments bound to the schema (positional order, defaults
@@ -103,6 +109,8 @@ class OpRegistry {
   const std::vector<OpDef>& overloads(std::string_view base_name) const;
   // The overload with this qualified name ("aten::max.dim"), or null.
   const OpDef* find_qualified(std::string_view qualified_name) const;
+  // The same from its parts (base "aten::max", overload "dim"), as graph nodes hold them.
+  const OpDef* find(std::string_view base_name, std::string_view overload) const;
 
   // Chooses the overload of `base_name` that accepts these arguments and binds
   // them: positional then keyword, defaults filled, types checked. Throws
@@ -127,7 +135,13 @@ class OpRegistry {
   std::vector<std::string> base_names() const;
 
  private:
-  std::map<std::string, std::vector<OpDef>, std::less<>> ops_;
+  // Hashed, with lookup by string_view (no std::string built per lookup): the passes
+  // and the planner look up every node's kind.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, std::vector<OpDef>, NameHash, std::equal_to<>> ops_;
 };
 
 // How Python spellings reach ops: `torch.mm`, `F.relu`, `x.mm(...)`, `x + y`.

@@ -136,6 +136,11 @@ class Tensor {
   // True when both handles refer to the same tensor object.
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
   bool shares_storage(const Tensor& other) const;
+  // True when this handle is the only reference to the tensor and no view shares its
+  // storage: nobody else can see its elements, so they may be overwritten.
+  bool sole_owner() const {
+    return impl_ && impl_.use_count() == 1 && impl_->storage.use_count() == 1;
+  }
 
  private:
   explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}

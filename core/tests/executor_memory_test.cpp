@@ -3,6 +3,9 @@
 // paths giving what the general paths give.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/executor.h"
 #include "core/kernels.h"
 
@@ -65,6 +68,81 @@ TEST(ExecutorMemoryTest, ConstantsInALoopBodySurviveEveryIterationAndRun) {
     ValueList out = exec.run({IValue(Tensor::full({3}, 4.0))});
     EXPECT_EQ(floats(out[0].to_tensor()), std::vector<float>(3, expected)) << "run " << run;
   }
+}
+
+// Buffer reuse by liveness (OpContext::dead_args): a value read for the last time by
+// an elementwise op gives its buffer to the result, so a chain allocates once; the
+// caller's inputs and values read again later are never overwritten.
+TEST(ExecutorMemoryTest, AChainReusesTheBufferOfEachValueAtItsLastUse) {
+  // y = relu(tanh(x * 2 + 1)) - 0.5 on 100 floats.
+  Graph g;
+  Value* v = g.add_input("x", Type::tensor());
+  v = g.insert("aten::mul", {v, g.insert_constant(IValue(2.0), here())}, 1, here())->output();
+  v = g.insert("aten::add", {v, g.insert_constant(IValue(1.0), here())}, 1, here())->output();
+  v = g.insert("aten::tanh", {v}, 1, here())->output();
+  v = g.insert("aten::relu", {v}, 1, here())->output();
+  v = g.insert("aten::sub", {v, g.insert_constant(IValue(0.5), here())}, 1, here())->output();
+  g.register_output(v);
+  Executor exec(g);
+  const Tensor x = Tensor::full({100}, -0.25);
+  reset_storage_peak();
+  const size_t before = storage_bytes_live();
+  ValueList out = exec.run({IValue(x)});
+  // One result buffer for the five ops: the first cannot take the caller's input.
+  EXPECT_EQ(storage_bytes_peak() - before, 100 * sizeof(float));
+  const float expected = std::max(std::tanh(-0.25f * 2 + 1), 0.0f) - 0.5f;
+  for (float y : floats(out[0].to_tensor())) EXPECT_NEAR(y, expected, 1e-6);
+  EXPECT_EQ(floats(x), std::vector<float>(100, -0.25f)) << "the caller's input was overwritten";
+}
+
+TEST(ExecutorMemoryTest, AValueReadAgainLaterKeepsItsBuffer) {
+  // y = x * 2; a = y + 1; b = y * y; c = -y: y dies only at the last op, and y * y
+  // reads the same value twice.
+  Graph g;
+  Value* x = g.add_input("x", Type::tensor());
+  Value* y =
+      g.insert("aten::mul", {x, g.insert_constant(IValue(2.0), here())}, 1, here())->output();
+  Value* a =
+      g.insert("aten::add", {y, g.insert_constant(IValue(1.0), here())}, 1, here())->output();
+  Value* b = g.insert("aten::mul", {y, y}, 1, here())->output();
+  Value* c = g.insert("aten::neg", {y}, 1, here())->output();
+  g.register_output(a);
+  g.register_output(b);
+  g.register_output(c);
+  Executor exec(g);
+  ValueList out = exec.run({IValue(Tensor::full({4}, 3.0))});
+  EXPECT_EQ(floats(out[0].to_tensor()), std::vector<float>(4, 7));
+  EXPECT_EQ(floats(out[1].to_tensor()), std::vector<float>(4, 36));
+  EXPECT_EQ(floats(out[2].to_tensor()), std::vector<float>(4, -6));
+}
+
+TEST(ExecutorMemoryTest, AValueFromOutsideALoopSurvivesEveryIteration) {
+  // for i in range(3): acc = tanh(acc + w) with w from outside the loop: w's last
+  // use is the loop, so no iteration may take its buffer.
+  Graph g;
+  Value* x = g.add_input("x", Type::tensor());
+  Value* w0 = g.add_input("w", Type::tensor());
+  Value* w =
+      g.insert("aten::mul", {w0, g.insert_constant(IValue(1.0), here())}, 1, here())->output();
+  Value* n = g.insert_constant(IValue(int64_t{3}), here());
+  Value* t = g.insert_constant(IValue(true), here());
+  Node* loop = g.insert(kind::Loop, {n, t, x}, 1, here());
+  ir::Block* body = loop->add_block();
+  body->add_input("i");
+  Value* acc = body->add_input("acc");
+  {
+    ir::WithInsertPoint guard(g, body);
+    Node* add = g.insert("aten::add", {acc, w}, 1, here());
+    Node* tanh = g.insert("aten::tanh", {add->output()}, 1, here());
+    body->register_output(t);
+    body->register_output(tanh->output());
+  }
+  g.register_output(loop->output());
+  Executor exec(g);
+  float expected = 0;
+  for (int i = 0; i < 3; ++i) expected = std::tanh(expected + 0.5f);
+  ValueList out = exec.run({IValue(Tensor::full({3}, 0.0)), IValue(Tensor::full({3}, 0.5))});
+  for (float y : floats(out[0].to_tensor())) EXPECT_NEAR(y, expected, 1e-6);
 }
 
 TEST(ExecutorMemoryTest, StorageCountersFollowAllocations) {
