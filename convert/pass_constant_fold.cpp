@@ -17,7 +17,7 @@ namespace {
 // The node's overload when it names one; otherwise the registry's binding decides.
 const OpDef* op_of(const ir::Node& n) {
   if (n.overload().empty()) return nullptr;
-  return OpRegistry::builtin().find_qualified(n.kind() + "." + n.overload());
+  return OpRegistry::builtin().find(n.kind(), n.overload());
 }
 
 bool is_tensor_free(const IValue& v) {
@@ -175,14 +175,17 @@ std::vector<ir::Node*> post_order(const ir::Block* block, bool reverse) {
   // An explicit stack of (node, children done) pairs: no recursion along nesting.
   std::vector<ir::Node*> out;
   std::vector<std::pair<ir::Node*, bool>> stack;
+  // The stack pops last-pushed first: a block's nodes are pushed last to first (first
+  // to last when reversed), walking the block's list from the wanted end.
   auto push_block = [&](const ir::Block* b) {
-    std::vector<ir::Node*> nodes;
-    for (ir::Node* n : b->nodes()) nodes.push_back(n);
-    // The stack pops last-pushed first.
     if (reverse) {
-      for (ir::Node* n : nodes) stack.emplace_back(n, false);
+      for (ir::Node* n = b->param_node()->next(); n != b->return_node(); n = n->next()) {
+        stack.emplace_back(n, false);
+      }
     } else {
-      for (size_t i = nodes.size(); i-- > 0;) stack.emplace_back(nodes[i], false);
+      for (ir::Node* n = b->return_node()->prev(); n != b->param_node(); n = n->prev()) {
+        stack.emplace_back(n, false);
+      }
     }
   };
   push_block(block);

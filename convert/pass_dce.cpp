@@ -11,7 +11,7 @@ namespace {
 bool is_random_op(const ir::Node& n) {
   const OpRegistry& reg = OpRegistry::builtin();
   if (!n.overload().empty()) {
-    if (const OpDef* def = reg.find_qualified(n.kind() + "." + n.overload())) return def->is_random;
+    if (const OpDef* def = reg.find(n.kind(), n.overload())) return def->is_random;
   }
   // Without a recorded overload, any random overload of the name counts.
   for (const OpDef& def : reg.overloads(n.kind())) {

@@ -22,7 +22,7 @@ namespace {
 
 // ---------------------------------------------------------------- rule groups
 
-std::vector<Type> reduction(const std::string& k, const Args& a, const Type& self) {
+std::vector<Type> reduction(std::string_view k, const Args& a, const Type& self) {
   // Which dims: the "dim" argument (None or [] means all), and keepdim.
   std::optional<Dims> out;
   const Dims* s = a.shape(0);
@@ -143,7 +143,7 @@ bool infer_node_types(ir::Node& n) {
   if (kind.rfind("aten::", 0) != 0 || n.outputs().empty() || !n.output(0)->type().is_tensor()) {
     return false;  // scalar results keep the schema's type
   }
-  const std::string k = kind.substr(6);
+  const std::string_view k = std::string_view(kind).substr(6);
   Args a(n);
   const Type& self = a.type(0);
   const Dims* s = a.shape(0);

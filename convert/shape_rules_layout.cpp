@@ -34,7 +34,7 @@ std::optional<Dims> reshape(const Dims* input, Dims target, const std::vector<bo
 }  // namespace
 
 // Creation ops: zeros/ones/rand/... (size first), full, arange, eye, tensor.
-std::optional<Type> creation_rule(const std::string& k, const Args& a, const ir::Node& n) {
+std::optional<Type> creation_rule(std::string_view k, const Args& a, const ir::Node& n) {
   std::optional<DType> d = a.dtype_arg();
   if (in(k, {"zeros", "ones", "empty", "rand", "randn", "full"})) {
     std::optional<DType> dflt = DType::Float32;
@@ -106,7 +106,7 @@ std::optional<Type> creation_rule(const std::string& k, const Args& a, const ir:
   return std::nullopt;
 }
 
-std::optional<Type> layout_rule(const std::string& k, const Args& a, const ir::Node& n) {
+std::optional<Type> layout_rule(std::string_view k, const Args& a, const ir::Node& n) {
   const Type& self = a.type(0);
   const Dims* s = a.shape(0);
   std::optional<Type> out;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "convert/lower_context.h"
@@ -19,8 +20,10 @@ using ir::Type;
 using ir::TypeKind;
 using Dims = std::vector<Dim>;
 
-inline bool in(const std::string& s, std::initializer_list<const char*> names) {
-  for (const char* n : names) {
+// Names as string_views: their lengths are known at compile time, so most
+// mismatches cost one size comparison.
+inline bool in(std::string_view s, std::initializer_list<std::string_view> names) {
+  for (std::string_view n : names) {
     if (s == n) return true;
   }
   return false;
@@ -232,7 +235,7 @@ inline Dim quotient(const Product& all, const Product& part) {
 
 // The rules of shape_rules_layout.cpp: the result type of a shape-manipulating or
 // creating op `k` (base name without "aten::"), or nullopt when `k` is not one.
-std::optional<Type> layout_rule(const std::string& k, const Args& a, const ir::Node& n);
-std::optional<Type> creation_rule(const std::string& k, const Args& a, const ir::Node& n);
+std::optional<Type> layout_rule(std::string_view k, const Args& a, const ir::Node& n);
+std::optional<Type> creation_rule(std::string_view k, const Args& a, const ir::Node& n);
 
 }  // namespace d2s::convert::shape_detail
