@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -40,28 +41,44 @@ class Block;
 class Graph;
 class Node;
 
+// A node kind named in code (ir::kind::If). It compares with a node's kind() length
+// first, where a `const char*` would cost a strlen and a memcmp on every test —
+// and the passes test every node's kind several times. It converts to std::string
+// where a kind is stored (Graph::insert).
+struct KindName {
+  std::string_view name;
+  constexpr KindName(const char* s) : name(s) {}
+  operator std::string() const { return std::string(name); }
+  constexpr operator std::string_view() const { return name; }
+  const char* c_str() const { return name.data(); }  // literals: NUL-terminated
+  friend bool operator==(const std::string& kind, KindName k) {
+    return std::string_view(kind) == k.name;
+  }
+  friend bool operator==(KindName a, KindName b) { return a.name == b.name; }
+};
+
 // Kinds used by the IR itself; operator kinds are the registry's names (aten::*).
 namespace kind {
-inline constexpr const char* Param = "prim::Param";
-inline constexpr const char* Return = "prim::Return";
-inline constexpr const char* Constant = "prim::Constant";  // attr "value"
-inline constexpr const char* If = "prim::If";
-inline constexpr const char* Loop = "prim::Loop";
+inline constexpr KindName Param = "prim::Param";
+inline constexpr KindName Return = "prim::Return";
+inline constexpr KindName Constant = "prim::Constant";  // attr "value"
+inline constexpr KindName If = "prim::If";
+inline constexpr KindName Loop = "prim::Loop";
 // Re-checks at run time a value the trace baked in. Input: the value now.
 // Attrs: "seen" (the value at trace time), "expr" (source text), "what"
 // ("bool", "item", "int", "float", "size", "shape", "input", ...).
-inline constexpr const char* Guard = "prim::Guard";
-inline constexpr const char* Print = "prim::Print";  // inputs printed, sep " ", end "\n"
+inline constexpr KindName Guard = "prim::Guard";
+inline constexpr KindName Print = "prim::Print";  // inputs printed, sep " ", end "\n"
 // Raises an error with its input message (lowered `assert`): attr "kind" = "AssertionError".
-inline constexpr const char* RaiseException = "prim::RaiseException";
-inline constexpr const char* TupleConstruct = "prim::TupleConstruct";
-inline constexpr const char* TupleUnpack = "prim::TupleUnpack";
-inline constexpr const char* TupleIndex = "prim::TupleIndex";
-inline constexpr const char* ListConstruct = "prim::ListConstruct";
-inline constexpr const char* ListUnpack = "prim::ListUnpack";
+inline constexpr KindName RaiseException = "prim::RaiseException";
+inline constexpr KindName TupleConstruct = "prim::TupleConstruct";
+inline constexpr KindName TupleUnpack = "prim::TupleUnpack";
+inline constexpr KindName TupleIndex = "prim::TupleIndex";
+inline constexpr KindName ListConstruct = "prim::ListConstruct";
+inline constexpr KindName ListUnpack = "prim::ListUnpack";
 // A placeholder for a value that exists only on some paths (a variable assigned in
 // one branch, a result after an early exit): never read when the program is run.
-inline constexpr const char* Uninitialized = "prim::Uninitialized";
+inline constexpr KindName Uninitialized = "prim::Uninitialized";
 }  // namespace kind
 
 struct Use {

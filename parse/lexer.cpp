@@ -369,7 +369,9 @@ Token Lexer::lex_name_or_string() {
 }
 
 Token Lexer::lex_operator() {
+  const char first = text_[pos_];
   for (const OperatorSpelling& op : operators_longest_first()) {
+    if (op.text[0] != first) continue;  // most spellings differ at once
     if (text_.substr(pos_, std::min(op.text.size(), end_ - pos_)) == op.text) {
       Token tok = make(op.kind, pos_, pos_ + op.text.size());
       pos_ += op.text.size();
