@@ -141,8 +141,10 @@ bool takes_int_varargs(const OpSchema& s, size_t n_positional_params) {
 bool bind_one(const OpSchema& s, const ValueList& pos,
               const std::vector<std::pair<std::string, IValue>>& kw, ValueList* out,
               std::string* why) {
-  auto reject = [&](const std::string& reason) {
-    if (why) *why = reason;
+  // The reason is built only when asked for: overload resolution tries candidates
+  // with `why` null, and most candidates fail.
+  auto reject = [&](auto&& reason) {
+    if (why) *why = reason();
     return false;
   };
   const size_t n_args = s.arguments.size();
@@ -162,7 +164,7 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
       std::vector<int64_t> ints;
       for (size_t i = first; i < pos.size(); ++i) {
         if (!is_plain_int(pos[i])) {
-          return reject(type_mismatch(s.arguments[first], first + 1, pos[i]));
+          return reject([&] { return type_mismatch(s.arguments[first], first + 1, pos[i]); });
         }
         ints.push_back(pos[i].to_int());
       }
@@ -170,30 +172,32 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
       filled[first] = true;
       n_direct = first;
     } else if (!s.varargs) {
-      return reject("expected at most " + std::to_string(n_positional) +
-                    " positional argument(s) but got " + std::to_string(pos.size()));
+      return reject([&] {
+        return "expected at most " + std::to_string(n_positional) +
+               " positional argument(s) but got " + std::to_string(pos.size());
+      });
     }
   }
   for (size_t i = 0; i < n_direct; ++i) {
     if (!convert(s.arguments[i].type, pos[i], &(*out)[i])) {
-      return reject(type_mismatch(s.arguments[i], i + 1, pos[i]));
+      return reject([&] { return type_mismatch(s.arguments[i], i + 1, pos[i]); });
     }
     filled[i] = true;
   }
   for (const auto& [name, value] : kw) {
     size_t i = 0;
     while (i < n_args && s.arguments[i].name != name) ++i;
-    if (i == n_args) return reject("unexpected keyword argument '" + name + "'");
-    if (filled[i]) return reject("got multiple values for argument '" + name + "'");
+    if (i == n_args) return reject([&] { return "unexpected keyword argument '" + name + "'"; });
+    if (filled[i]) return reject([&] { return "got multiple values for argument '" + name + "'"; });
     if (!convert(s.arguments[i].type, value, &(*out)[i])) {
-      return reject(type_mismatch(s.arguments[i], 0, value));
+      return reject([&] { return type_mismatch(s.arguments[i], 0, value); });
     }
     filled[i] = true;
   }
   for (size_t i = 0; i < n_args; ++i) {
     if (filled[i]) continue;
     if (!s.arguments[i].default_value) {
-      return reject("missing required argument '" + s.arguments[i].name + "'");
+      return reject([&] { return "missing required argument '" + s.arguments[i].name + "'"; });
     }
     (*out)[i] = *s.arguments[i].default_value;
   }
