@@ -54,6 +54,10 @@ Op op_of(const std::string& k) {
 class Planner {
  public:
   Plan build(const ir::Graph& g) {
+    const size_t nodes = g.node_count();
+    pos_.reserve(nodes);
+    slot_.reserve(nodes + g.inputs().size());  // about one value per node
+    info_.reserve(nodes + g.inputs().size());
     plan_block(g.block());
     // Each slot is released after its last use in the block that defines it
     // (uses in nested blocks count at the If/Loop that holds them).
@@ -230,13 +234,15 @@ class Planner {
     const std::vector<OpDef>& defs = reg.overloads(n->kind());
     if (defs.empty()) fail(n, "unknown operator '" + n->kind() + "'");
     k.overloads = &defs;
+    auto it = plan_.specs.find(&defs);
+    if (it == plan_.specs.end()) {
+      std::vector<std::vector<ArgSpec>> specs;
+      for (const OpDef& def : defs) specs.push_back(arg_specs(def.schema));
+      it = plan_.specs.emplace(&defs, std::move(specs)).first;
+    }
+    k.specs = &it->second;
     for (size_t i = 0; i < defs.size(); ++i) {
-      auto it = plan_.specs.find(&defs[i]);
-      if (it == plan_.specs.end()) {
-        it = plan_.specs.emplace(&defs[i], arg_specs(defs[i].schema)).first;
-      }
-      k.specs.push_back(&it->second);
-      for (const ArgSpec& a : it->second) {
+      for (const ArgSpec& a : it->second[i]) {
         if (a.type == ArgType::ScalarType) k.cacheable = false;
       }
       if (!n->overload().empty() && defs[i].schema.overload == n->overload()) {

@@ -69,10 +69,10 @@ bool bind_in_order(const OpSchema& schema, const std::vector<ArgSpec>& specs, Va
 // arguments of the same kinds.
 struct KernelRef {
   const std::vector<OpDef>* overloads = nullptr;
-  std::vector<const std::vector<ArgSpec>*> specs;  // per overload
-  int fixed = -1;                                  // the node's overload
-  int cached = -1;                                 // chosen by an earlier run
-  std::vector<uint8_t> cached_kinds;               // ArgKind of each argument then
+  const std::vector<std::vector<ArgSpec>>* specs = nullptr;  // per overload (Plan::specs)
+  int fixed = -1;                                            // the node's overload
+  int cached = -1;                                           // chosen by an earlier run
+  std::vector<uint8_t> cached_kinds;                         // ArgKind of each argument then
   bool cacheable = true;  // false when an overload's fit depends on a value (dtype codes)
 };
 
@@ -110,8 +110,10 @@ struct Plan {
   // once when a run starts and never released, instead of by an instruction each
   // time (a loop body would otherwise copy its constants on every iteration).
   std::vector<std::pair<uint32_t, IValue>> static_values;
-  // Parsed argument types of every overload the graph may call (KernelRef points here).
-  std::unordered_map<const OpDef*, std::vector<ArgSpec>> specs;
+  // Parsed argument types of each overload of every op the graph calls, keyed by the
+  // registry's overload list: parsed once per op, not per node (KernelRef points here;
+  // an unordered_map's elements stay put when the Plan moves).
+  std::unordered_map<const std::vector<OpDef>*, std::vector<std::vector<ArgSpec>>> specs;
 };
 
 // Argument kinds the kernel cache distinguishes; a call with Other (lists, tuples,

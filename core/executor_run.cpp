@@ -329,7 +329,7 @@ class Runner {
     std::string why;
     if (k.fixed >= 0) {
       const OpDef& op = defs[static_cast<size_t>(k.fixed)];
-      if (!bind_in_order(op.schema, *k.specs[static_cast<size_t>(k.fixed)], args, &why)) {
+      if (!bind_in_order(op.schema, (*k.specs)[static_cast<size_t>(k.fixed)], args, &why)) {
         throw Error(short_name(ins.kind) + "(): " + why, ins.range,
                     "the schema is:\n  " + op.schema.str());
       }
@@ -344,13 +344,13 @@ class Runner {
     }
     if (k.cached >= 0 && simple && kinds == k.cached_kinds) {
       const size_t c = static_cast<size_t>(k.cached);
-      if (bind_in_order(defs[c].schema, *k.specs[c], args, nullptr)) {
+      if (bind_in_order(defs[c].schema, (*k.specs)[c], args, nullptr)) {
         return run_op(defs[c], ctx_, args);
       }
     }
     for (size_t i = 0; i < defs.size(); ++i) {
       ValueList trial = args;
-      if (!bind_in_order(defs[i].schema, *k.specs[i], trial, nullptr)) continue;
+      if (!bind_in_order(defs[i].schema, (*k.specs)[i], trial, nullptr)) continue;
       if (k.cached < 0 && simple && k.cacheable) {
         k.cached = static_cast<int>(i);
         k.cached_kinds = kinds;

@@ -41,6 +41,13 @@ class Verifier {
   Verifier(const Graph& g, const NodeRangeFn* range_of) : g_(g), range_of_(range_of) {}
 
   void run() {
+    // About one value per node: sized once, not rehashed as a 100,000-node trace grows.
+    const size_t n = g_.node_count() + g_.inputs().size() + 2;
+    nodes_.reserve(n);
+    defined_.reserve(n);
+    visible_.reserve(n);
+    values_.reserve(n);
+    input_slots_.reserve(n);
     enter_block(g_.block());
     while (!stack_.empty()) {
       const Block* b = stack_.back().block;
@@ -292,6 +299,7 @@ class Verifier {
   // and the users must be nodes of the graph.
   void check_use_lists() {
     std::unordered_set<Use, UseHash> seen;
+    seen.reserve(values_.size());
     for (const Value* v : values_) {
       size_t slots = 0;
       if (auto it = input_slots_.find(v); it != input_slots_.end()) slots = it->second;
