@@ -110,6 +110,14 @@ class Runner {
   }
 
   ValueList run_block(uint32_t index) {
+    ValueList outs;
+    run_block(index, outs);
+    return outs;
+  }
+
+  // Runs a block and leaves its results in `outs` (cleared first): a loop passes the
+  // same vector on every iteration, so that an iteration allocates no list.
+  void run_block(uint32_t index, ValueList& outs) {
     const BlockPlan& b = plan_.blocks[index];
     for (uint32_t s : b.free_on_entry) release(s);
     for (const Instr& ins : b.instrs) {
@@ -117,11 +125,10 @@ class Runner {
       exec(ins);
       for (uint32_t s : ins.free_after) release(s);
     }
-    ValueList outs;
+    outs.clear();
     outs.reserve(b.outputs.size());
     for (uint32_t s : b.outputs) outs.push_back(slots_[s]);
     for (uint32_t s : b.free_at_end) release(s);
-    return outs;
   }
 
   void set_outputs(const Instr& ins, ValueList values) {
@@ -231,6 +238,7 @@ class Runner {
     carried.reserve(ins.in.size() - 2);
     for (size_t i = 2; i < ins.in.size(); ++i) carried.push_back(slots_[ins.in[i]]);
     const BlockPlan& body = plan_.blocks[ins.block0];
+    ValueList results;  // the body's results, reused by every iteration
     for (int64_t trip = 0; trip < max_trip && cond; ++trip) {
       if (++stats_.loop_iterations > options_.max_loop_iterations) {
         throw Error("loop did not finish: more than " +
@@ -243,9 +251,9 @@ class Runner {
       }
       set(body.inputs[0], IValue(trip));
       for (size_t i = 0; i < carried.size(); ++i) set(body.inputs[i + 1], std::move(carried[i]));
-      ValueList r = run_block(ins.block0);
-      cond = truth(r[0], ins);
-      carried.assign(std::make_move_iterator(r.begin() + 1), std::make_move_iterator(r.end()));
+      run_block(ins.block0, results);
+      cond = truth(results[0], ins);
+      for (size_t i = 0; i < carried.size(); ++i) carried[i] = std::move(results[i + 1]);
     }
     set_outputs(ins, std::move(carried));
   }
