@@ -66,11 +66,8 @@ class Args {
  public:
   explicit Args(const ir::Node& n) : n_(n) {
     const OpRegistry& reg = OpRegistry::builtin();
-    if (!n.overload().empty()) def_ = reg.find_qualified(n.kind() + "." + n.overload());
-    if (!def_) {
-      const auto& defs = reg.overloads(n.kind());
-      if (!defs.empty() && n.overload().empty()) def_ = reg.find_qualified(n.kind() + ".");
-    }
+    // The node's overload, or the default one (empty overload name) when it names none.
+    def_ = reg.find(n.kind(), n.overload());
   }
   const OpDef* def() const { return def_; }
   size_t size() const { return n_.inputs().size(); }
