@@ -5,7 +5,12 @@
 # bench/results.json.
 #   scripts/bench.sh           the full run (several minutes)
 #   scripts/bench.sh --quick   fewer repetitions and sizes (under a minute on an idle machine)
+#   scripts/bench.sh --report-only   BENCHMARKS.md again from bench/results.json and
+#                                    bench/NOTES.md, without running anything
 set -euo pipefail
+if [ "${1:-}" = "--report-only" ]; then
+  exec /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/../bench/run_bench.py" --report-only
+fi
 D2S_BUILD="${D2S_BUILD:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build-bench}"
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 d2s_install_packages
