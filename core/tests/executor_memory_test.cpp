@@ -27,6 +27,24 @@ std::vector<float> floats(const Tensor& t) {
   return std::vector<float>(t.data<float>(), t.data<float>() + t.numel());
 }
 
+// `for i in range(trips)` carrying one value from `init`: the loop node, its body, the
+// body's carried input and the constant True the body returns as its condition.
+struct CountedLoop {
+  Node* node;
+  ir::Block* body;
+  Value* acc;
+  Value* keep_going;
+};
+CountedLoop counted_loop(Graph& g, int64_t trips, Value* init) {
+  Value* n = g.insert_constant(IValue(trips), here());
+  Value* t = g.insert_constant(IValue(true), here());
+  Node* loop = g.insert(kind::Loop, {n, t, init}, 1, here());
+  ir::Block* body = loop->add_block();
+  body->add_input("i");
+  Value* acc = body->add_input("acc");
+  return CountedLoop{loop, body, acc, t};
+}
+
 TEST(ExecutorMemoryTest, PeakTensorBytesIsTheLivenessBoundOfAChain) {
   // y1 = x * 2; y2 = y1 * 2; y3 = y2 * 2 on 100 floats: at most two live at once.
   Graph g;
@@ -44,23 +62,17 @@ TEST(ExecutorMemoryTest, PeakTensorBytesIsTheLivenessBoundOfAChain) {
 TEST(ExecutorMemoryTest, ConstantsInALoopBodySurviveEveryIterationAndRun) {
   // for i in range(5): acc = acc * 0.5 + 1.0, run twice.
   Graph g;
-  Value* x = g.add_input("x", Type::tensor());
-  Value* n = g.insert_constant(IValue(int64_t{5}), here());
-  Value* t = g.insert_constant(IValue(true), here());
-  Node* loop = g.insert(kind::Loop, {n, t, x}, 1, here());
-  ir::Block* body = loop->add_block();
-  body->add_input("i");
-  Value* acc = body->add_input("acc");
+  CountedLoop loop = counted_loop(g, 5, g.add_input("x", Type::tensor()));
   {
-    ir::WithInsertPoint guard(g, body);
+    ir::WithInsertPoint guard(g, loop.body);
     Value* half = g.insert_constant(IValue(0.5), here());
     Value* one = g.insert_constant(IValue(1.0), here());
-    Node* mul = g.insert("aten::mul", {acc, half}, 1, here());
+    Node* mul = g.insert("aten::mul", {loop.acc, half}, 1, here());
     Node* add = g.insert("aten::add", {mul->output(), one}, 1, here());
-    body->register_output(t);
-    body->register_output(add->output());
+    loop.body->register_output(loop.keep_going);
+    loop.body->register_output(add->output());
   }
-  g.register_output(loop->output());
+  g.register_output(loop.node->output());
   Executor exec(g);
   float expected = 4;
   for (int i = 0; i < 5; ++i) expected = expected * 0.5f + 1.0f;
@@ -124,20 +136,15 @@ TEST(ExecutorMemoryTest, AValueFromOutsideALoopSurvivesEveryIteration) {
   Value* w0 = g.add_input("w", Type::tensor());
   Value* w =
       g.insert("aten::mul", {w0, g.insert_constant(IValue(1.0), here())}, 1, here())->output();
-  Value* n = g.insert_constant(IValue(int64_t{3}), here());
-  Value* t = g.insert_constant(IValue(true), here());
-  Node* loop = g.insert(kind::Loop, {n, t, x}, 1, here());
-  ir::Block* body = loop->add_block();
-  body->add_input("i");
-  Value* acc = body->add_input("acc");
+  CountedLoop loop = counted_loop(g, 3, x);
   {
-    ir::WithInsertPoint guard(g, body);
-    Node* add = g.insert("aten::add", {acc, w}, 1, here());
+    ir::WithInsertPoint guard(g, loop.body);
+    Node* add = g.insert("aten::add", {loop.acc, w}, 1, here());
     Node* tanh = g.insert("aten::tanh", {add->output()}, 1, here());
-    body->register_output(t);
-    body->register_output(tanh->output());
+    loop.body->register_output(loop.keep_going);
+    loop.body->register_output(tanh->output());
   }
-  g.register_output(loop->output());
+  g.register_output(loop.node->output());
   Executor exec(g);
   float expected = 0;
   for (int i = 0; i < 3; ++i) expected = std::tanh(expected + 0.5f);
