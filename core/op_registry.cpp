@@ -184,7 +184,11 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
     }
     filled[i] = true;
   }
-  for (const auto& [name, value] : kw) {
+  for (const auto& keyword : kw) {
+    // Named, not a structured binding: the lazy messages below capture them (clang 14
+    // does not let a lambda capture a structured binding).
+    const std::string& name = keyword.first;
+    const IValue& value = keyword.second;
     size_t i = 0;
     while (i < n_args && s.arguments[i].name != name) ++i;
     if (i == n_args) return reject([&] { return "unexpected keyword argument '" + name + "'"; });
