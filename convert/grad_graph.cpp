@@ -308,7 +308,7 @@ class BackwardBuilder {
 
 void build_backward_graph(Graph& graph) {
   if (graph.outputs().empty()) {
-    throw Error("d2s grad: the graph has no outputs, so there is nothing to differentiate",
+    throw Error("the graph has no outputs, so `d2s grad` has nothing to differentiate",
                 SourceRange(), "return the loss from the entry");
   }
   const std::unordered_set<const Value*> need = values_needing_grad(graph);
