@@ -50,11 +50,9 @@ struct KindName {
   constexpr KindName(const char* s) : name(s) {}
   operator std::string() const { return std::string(name); }
   constexpr operator std::string_view() const { return name; }
-  const char* c_str() const { return name.data(); }  // literals: NUL-terminated
   friend bool operator==(const std::string& kind, KindName k) {
     return std::string_view(kind) == k.name;
   }
-  friend bool operator==(KindName a, KindName b) { return a.name == b.name; }
 };
 
 // Kinds used by the IR itself; operator kinds are the registry's names (aten::*).

@@ -43,13 +43,13 @@ IValue number_of(double v, DType d);
 IValue item_of(const Tensor& t);
 // Copies t unless it already has this dtype (then returns it, aliased).
 Tensor as_dtype(const Tensor& t, DType d);
-// Argument i as the buffer of an elementwise result of `shape` and `dtype`, when the
-// executor marked it dead (OpContext::dead_args), nothing else refers to it or its
-// storage, it needs no gradient, and its shape and dtype are the result's; else an
-// undefined tensor. The kernel must read each input element before it writes the
-// output element at the same index (out[i] = f(a[i], ...)).
-Tensor reusable_arg(const OpContext& ctx, const ValueList& args, size_t i, const Shape& shape,
-                    DType dtype);
+// Argument i as the buffer of an elementwise result of its own shape and of `dtype`
+// (its own dtype when none is given), when the executor marked it dead
+// (OpContext::dead_args), nothing else refers to it or its storage and it needs no
+// gradient; else an undefined tensor. The kernel must read each input element before
+// it writes the output element at the same index (out[i] = f(a[i], ...)).
+Tensor reusable_arg(const OpContext& ctx, const ValueList& args, size_t i,
+                    std::optional<DType> dtype = std::nullopt);
 
 // Shared between kernel files (the registration order of overloads forces some
 // ops of one family to be registered by another file's register_* function).

@@ -270,10 +270,12 @@ namespace {
 // op(a[first], a[second]): one of the two with the shape of a[first], which is the
 // result's shape on the fast path.
 Tensor reuse_for_binary(const OpContext& ctx, const ValueList& a, size_t first, size_t second) {
-  if (!ctx.dead_args || !a[first].is_tensor()) return Tensor();
-  const Shape& shape = a[first].to_tensor().shape();
-  Tensor t = reusable_arg(ctx, a, first, shape, DType::Float32);
-  return t.defined() ? t : reusable_arg(ctx, a, second, shape, DType::Float32);
+  Tensor t = reusable_arg(ctx, a, first, DType::Float32);
+  if (t.defined()) return t;
+  t = reusable_arg(ctx, a, second, DType::Float32);
+  return t.defined() && a[first].is_tensor() && t.shape() == a[first].to_tensor().shape()
+             ? t
+             : Tensor();
 }
 
 // op(a[0], a[1]) reusing a dead argument's buffer where it can.

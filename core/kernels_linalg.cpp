@@ -44,41 +44,43 @@ std::string dims_str(int64_t a, int64_t b) {
   return std::to_string(a) + "x" + std::to_string(b);
 }
 
-// A product big enough to repay the threads' start and join (2^26 multiply-adds)
-// runs on every core (OpenMP); below that (the MLP's 64x784x512) one core is as fast
-// on an idle machine and much faster on a busy one, where a descheduled thread
-// stalls the others at the join.
-bool parallel_product(int64_t n, int64_t m, int64_t p) {
+// body(first, rows) for the rows of an n-row product of n x m by m x p. A product big
+// enough to repay the threads' start and join (2^26 multiply-adds) splits its rows
+// between the OpenMP threads, each running Eigen's single-threaded GEMM on its share,
+// rather than using Eigen's own threading: each thread then first touches its own part
+// of a fresh output, and the 1024x1024 product took 5-10% less time than with
+// Eigen::setNbThreads(2) on this machine. Smaller products (the MLP's 64x784x512) run on
+// one core: as fast on an idle machine and much faster on a busy one, where a
+// descheduled thread stalls the others at the join.
+template <typename Body>
+void for_product_rows(int64_t n, int64_t m, int64_t p, Body body) {
   constexpr double kParallelMacs = double(int64_t{1} << 26);
-  return double(n) * double(m) * double(p) >= kParallelMacs;
+  Eigen::setNbThreads(1);
+  if (double(n) * double(m) * double(p) < kParallelMacs) {
+    body(int64_t{0}, n);
+    return;
+  }
+#pragma omp parallel
+  {
+    const int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+    const int64_t first = n * t / threads, rows = n * (t + 1) / threads - first;
+    if (rows > 0) body(first, rows);
+  }
 }
 
 // out (n x p) = a (n x m) * b (m x p), all contiguous; `batch` matrices apart.
-// Threads split the output's rows, each running Eigen's single-threaded GEMM on its
-// share, rather than Eigen's own threading: each thread then first touches its own
-// part of a fresh output, and the 1024x1024 product took 5-10% less time than with
-// Eigen::setNbThreads(2) on this machine.
 void gemm(const Tensor& a, const Tensor& b, Tensor& out, int64_t batch, int64_t n, int64_t m,
           int64_t p) {
   dispatch(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, bool>) {
-      Eigen::setNbThreads(1);
-      const bool parallel = parallel_product(n, m, p);
       for (int64_t i = 0; i < batch; ++i) {
         Eigen::Map<const RowMat<T>> ma(a.data<T>() + i * n * m, n, m);
         Eigen::Map<const RowMat<T>> mb(b.data<T>() + i * m * p, m, p);
         Eigen::Map<RowMat<T>> mo(out.data<T>() + i * n * p, n, p);
-        if (!parallel) {
-          mo.noalias() = ma * mb;
-          continue;
-        }
-#pragma omp parallel
-        {
-          const int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
-          const int64_t first = n * t / threads, rows = n * (t + 1) / threads - first;
-          if (rows > 0) mo.middleRows(first, rows).noalias() = ma.middleRows(first, rows) * mb;
-        }
+        for_product_rows(n, m, p, [&](int64_t first, int64_t rows) {
+          mo.middleRows(first, rows).noalias() = ma.middleRows(first, rows) * mb;
+        });
       }
     }
   });
@@ -188,16 +190,18 @@ bool linear_2d(const Tensor& input, const Tensor& weight, const IValue& bias, Te
     pb = b.data<float>();
   }
   Tensor out = Tensor::empty({n, m}, DType::Float32);
-  Eigen::setNbThreads(parallel_product(n, k, m) ? 0 : 1);
   Eigen::Map<const RowMat<float>> x(input.data<float>(), n, k);
   Eigen::Map<const RowMat<float>> w(weight.data<float>(), m, k);
   Eigen::Map<RowMat<float>> o(out.data<float>(), n, m);
-  if (pb) {
-    o.rowwise() = Eigen::Map<const Eigen::RowVectorXf>(pb, m);
-    o.noalias() += x * w.transpose();
-  } else {
-    o.noalias() = x * w.transpose();
-  }
+  for_product_rows(n, k, m, [&](int64_t first, int64_t rows) {
+    auto o_rows = o.middleRows(first, rows);
+    if (pb) {
+      o_rows.rowwise() = Eigen::Map<const Eigen::RowVectorXf>(pb, m);
+      o_rows.noalias() += x.middleRows(first, rows) * w.transpose();
+    } else {
+      o_rows.noalias() = x.middleRows(first, rows) * w.transpose();
+    }
+  });
   *result = std::move(out);
   return true;
 }

@@ -14,15 +14,8 @@ IValue tv(Tensor t) {
   return IValue(std::move(t));
 }
 
-// The argument's own buffer for a result of its shape and `dtype`, when it dies
-// with the call (reusable_arg), else undefined.
-Tensor reuse_self(const OpContext& ctx, const ValueList& a, DType dtype) {
-  if (!ctx.dead_args || !a[0].is_tensor()) return Tensor();
-  return reusable_arg(ctx, a, 0, a[0].to_tensor().shape(), dtype);
-}
-
-// exp, log, ...: float32 in, float32 out; into `reuse` when it is defined
-// (reuse_self for float32).
+// exp, log, ...: float32 in, float32 out; into `reuse` when it is defined (a dead
+// float32 argument: reusable_arg).
 template <typename F>
 Tensor float_unary(const Tensor& self, F f, Tensor reuse = Tensor()) {
   const Tensor x = as_dtype(self, DType::Float32);
@@ -32,7 +25,7 @@ Tensor float_unary(const Tensor& self, F f, Tensor reuse = Tensor()) {
 }
 
 // neg, abs, ...: same dtype in and out; f is a generic lambda. Into `reuse` when
-// it is defined (reuse_self for x's dtype).
+// it is defined (a dead argument: reusable_arg).
 template <typename F>
 Tensor same_unary(const Tensor& x, F f, Tensor reuse = Tensor()) {
   Tensor out = reuse.defined() ? reuse : Tensor::empty(x.shape(), x.dtype());
@@ -198,16 +191,16 @@ void register_unary(OpRegistry& r) {
   for (const FloatFn& f : kFloatFns) {
     float (*fn)(float) = f.fn;
     r.add(std::string("aten::") + f.name + "(Tensor self) -> Tensor", [fn](OpContext& ctx, A a) {
-      Tensor reuse = reuse_self(ctx, a, DType::Float32);
+      Tensor reuse = reusable_arg(ctx, a, 0, DType::Float32);
       return tv(float_unary(tensor_arg(a[0]), fn, std::move(reuse)));
     });
   }
   r.add("aten::tanh(Tensor self) -> Tensor", [](OpContext& ctx, A a) {
-    Tensor reuse = reuse_self(ctx, a, DType::Float32);
+    Tensor reuse = reusable_arg(ctx, a, 0, DType::Float32);
     return tv(vector_tanh(tensor_arg(a[0]), std::move(reuse)));
   });
   r.add("aten::neg(Tensor self) -> Tensor", [](OpContext& ctx, A a) {
-    Tensor reuse = a[0].is_tensor() ? reuse_self(ctx, a, a[0].to_tensor().dtype()) : Tensor();
+    Tensor reuse = reusable_arg(ctx, a, 0);
     return tv(neg(tensor_arg(a[0]), std::move(reuse)));
   });
   r.add("aten::abs(Tensor self) -> Tensor",
@@ -217,7 +210,7 @@ void register_unary(OpRegistry& r) {
   r.add("aten::square(Tensor self) -> Tensor",
         [](OpContext&, A a) { return tv(square(tensor_arg(a[0]))); });
   r.add("aten::relu(Tensor self) -> Tensor", [](OpContext& ctx, A a) {
-    Tensor reuse = a[0].is_tensor() ? reuse_self(ctx, a, a[0].to_tensor().dtype()) : Tensor();
+    Tensor reuse = reusable_arg(ctx, a, 0);
     return tv(relu(tensor_arg(a[0]), std::move(reuse)));
   });
   r.add("aten::floor(Tensor self) -> Tensor", [](OpContext&, A a) {

@@ -22,14 +22,14 @@ Tensor tensor_arg(const IValue& v) {
   fail("expected a Tensor, got " + v.type_name());
 }
 
-Tensor reusable_arg(const OpContext& ctx, const ValueList& args, size_t i, const Shape& shape,
-                    DType dtype) {
+Tensor reusable_arg(const OpContext& ctx, const ValueList& args, size_t i,
+                    std::optional<DType> dtype) {
   if (i >= 32 || !(ctx.dead_args >> i & 1u) || i >= args.size() || !args[i].is_tensor()) {
     return Tensor();
   }
   const Tensor& t = args[i].to_tensor();
-  if (!t.sole_owner() || t.requires_grad() || t.impl()->autograd || t.dtype() != dtype ||
-      t.shape() != shape) {
+  if (!t.sole_owner() || t.requires_grad() || t.impl()->autograd ||
+      (dtype && t.dtype() != *dtype)) {
     return Tensor();
   }
   return t;
