@@ -17,7 +17,8 @@ d2s_clang_configure() {
   local generator=()
   command -v ninja >/dev/null && generator=(-G Ninja)
   if [ ! -f "$D2S_CLANG_BUILD/CMakeCache.txt" ]; then
-    cmake -S "$D2S_ROOT" -B "$D2S_CLANG_BUILD" "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++ \
+    cmake -S "$D2S_ROOT" -B "$D2S_CLANG_BUILD" "${generator[@]}" "${d2s_launcher[@]}" \
+      -DCMAKE_CXX_COMPILER=clang++ \
       -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
       -DD2S_FUZZ=ON -DD2S_BUILD_TESTS=ON -DD2S_BENCH=OFF >/dev/null
   fi

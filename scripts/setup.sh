@@ -44,11 +44,22 @@ d2s_install_packages() {
   apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
 
+# ccache, where it is installed (it is optional, not in D2S_PACKAGES): a rebuild in
+# another clone or worktree of the project reuses what an earlier build compiled.
+# Paths under the project root are hashed relative to it, so clones in different
+# folders share the cache.
+d2s_launcher=()
+if command -v ccache >/dev/null; then
+  d2s_launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$D2S_ROOT" CCACHE_NOHASHDIR=1
+fi
+
 d2s_build() {
   local generator=()
   command -v ninja >/dev/null && generator=(-G Ninja)
   if [ ! -f "$D2S_BUILD/CMakeCache.txt" ]; then
-    cmake -S "$D2S_ROOT" -B "$D2S_BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake -S "$D2S_ROOT" -B "$D2S_BUILD" "${generator[@]}" "${d2s_launcher[@]}" \
+      -DCMAKE_BUILD_TYPE=Release >/dev/null
   fi
   cmake --build "$D2S_BUILD" -j "$(nproc)"
 }
