@@ -1,6 +1,7 @@
-// `d2s check`, the CI gate (contract §3): a model passes when no finding of its diff
-// is lossy and the plain trace of its first input set agrees with its parsed graph
-// on every set. The reports (check_report.cpp) for people, tools, GitHub and JUnit:
+// `d2s check`, the CI gate (contract §3): a model passes when its diff's verdict is
+// `trace-safe`: no finding is lossy and the trace of its first input set, with its
+// guards, runs and agrees with its parsed graph on every set. The reports (check_report.cpp) for
+// people, tools, GitHub and JUnit:
 //
 //   text    PASS/FAIL per model, its findings one per line, then a summary line
 //   json    {"passed", "summary", "models": [{"model", "passed", "report": <diff json>}]}
@@ -23,7 +24,7 @@ struct CheckedModel {
   std::string model;  // the path as given on the command line
   DiffReport report;
 
-  bool passed() const { return report.trace_safe && report.agrees(); }
+  bool passed() const { return report.verdict() == Verdict::TraceSafe; }
 };
 
 // "check: 2 models, 1 trace-safe, 1 lossy (3 findings)" (and ", 1 disagrees" for

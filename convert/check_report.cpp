@@ -144,8 +144,9 @@ std::string format_check_github(const std::vector<CheckedModel>& models) {
     }
     for (const Agreement& a : m.report.agreement) {
       if (a.agrees) continue;
-      o << "::warning file=" << github_escape(m.model, true)
-        << ",title=" << github_escape("d2s trace and parse disagree", true)
+      o << "::warning file=" << github_escape(m.model, true);
+      if (a.line > 0) o << ",line=" << a.line;
+      o << ",title=" << github_escape("d2s trace and parse disagree", true)
         << "::" << github_escape(disagreement_line(m, a), false) << "\n";
     }
   }

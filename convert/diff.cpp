@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <unordered_map>
 
 #include "convert/diff_internal.h"
 #include "core/error.h"
@@ -45,6 +46,23 @@ bool DiffReport::agrees() const {
                      [](const Agreement& a) { return a.agrees; });
 }
 
+const char* verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::TraceSafe:
+      return "trace-safe";
+    case Verdict::Lossy:
+      return "lossy";
+    case Verdict::Disagrees:
+      return "disagrees";
+  }
+  return "?";
+}
+
+Verdict DiffReport::verdict() const {
+  if (lossy_count() > 0) return Verdict::Lossy;
+  return agrees() ? Verdict::TraceSafe : Verdict::Disagrees;
+}
+
 namespace {
 
 bool by_position(const SourceRange& a, const SourceRange& b) {
@@ -68,7 +86,9 @@ void fill_coverage(const Alignment& al, const AstIndex& ast, DiffReport& report)
       [](const LoopCoverage& a, const LoopCoverage& b) { return by_position(a.range, b.range); });
 }
 
-// The plain trace of set 0 and the parsed graph on every set.
+// The guarded trace of set 0 and the parsed graph on every set. Every set ran eagerly
+// (it was traced), so a parsed graph that cannot run one is a limit of the parse
+// route: an error (exit 2), not a verdict on the trace.
 void compare_sets(const std::vector<DiffInputSet>& sets, const GraphRun& trace,
                   const GraphRun& parsed, const DiffOptions& options, DiffReport& report) {
   for (size_t s = 0; s < sets.size(); ++s) {
@@ -78,20 +98,51 @@ void compare_sets(const std::vector<DiffInputSet>& sets, const GraphRun& trace,
     try {
       p = parsed.run(sets[s].inputs);
     } catch (const Error& e) {
-      a.agrees = false;
-      a.detail = "the parsed graph failed: " + e.message();
-      report.agreement.push_back(std::move(a));
-      continue;
+      const std::string hint = "the program runs eagerly on input set " + std::to_string(s) + " (" +
+                               sets[s].label +
+                               ") but its parsed graph does not, so d2s cannot compare the routes" +
+                               (e.hint().empty() ? std::string() : "; " + e.hint());
+      throw Error(e.message(), e.range(), hint, 2);
     }
     try {
       t = trace.run(sets[s].inputs);
       a.agrees = values_close(t, p, options.rtol, options.atol, &a.detail, &report.output_names);
     } catch (const Error& e) {
       a.agrees = false;
-      a.detail = "the trace failed: " + e.message();
+      a.guard_failed = e.exit_code() == 1;  // a guard; anything else is the trace failing
+      a.line = e.range().known() ? e.range().line : 0;
+      const std::string at = a.line ? " (line " + std::to_string(a.line) + ")" : std::string();
+      a.detail = (a.guard_failed ? "" : "the trace failed: ") + e.message() + at;
     }
     report.agreement.push_back(std::move(a));
   }
+}
+
+// A copy of a flat graph (a trace): the guarded trace is kept for running it while
+// the original is made plain.
+std::unique_ptr<ir::Graph> copy_trace(const ir::Graph& g) {
+  auto out = std::make_unique<ir::Graph>();
+  out->route = g.route;
+  out->entry = g.entry;
+  out->source = g.source;
+  std::unordered_map<const ir::Value*, ir::Value*> to;
+  for (const ir::Value* in : g.inputs()) to[in] = out->add_input(in->debug_name(), in->type());
+  for (const ir::Node* n : g.block()->nodes()) {
+    if (!n->blocks().empty()) throw Error("internal error: a trace with nested blocks");
+    std::vector<ir::Value*> inputs;
+    for (const ir::Value* v : n->inputs()) inputs.push_back(to.at(v));
+    ir::Node* c = out->insert(n->kind(), inputs, n->outputs().size(), n->range());
+    c->set_overload(n->overload());
+    for (const auto& [name, value] : n->attrs()) c->set_attr(name, value);
+    for (size_t i = 0; i < n->outputs().size(); ++i) {
+      c->output(i)->set_type(n->output(i)->type());
+      if (!n->output(i)->debug_name().empty())
+        c->output(i)->set_debug_name(n->output(i)->debug_name());
+      to[n->output(i)] = c->output(i);
+    }
+  }
+  for (const ir::Value* v : g.outputs()) out->register_output(to.at(v));
+  return out;
 }
 
 // A node the plain trace would not have: its results are unused and it has no effect
@@ -123,7 +174,7 @@ void strip_guards(ir::Graph& graph) {
 }
 
 bool worth_searching(const Finding& f) {
-  if (f.severity != Severity::Lossy) return false;
+  if (f.severity != Severity::Lossy || f.counterexample) return false;
   if (f.kind == FindingKind::LostBranch) return true;
   // Only a trip count from data can change while the shapes stay as given.
   return f.kind == FindingKind::UnrolledLoop && f.source == Provenance::Data;
@@ -140,11 +191,12 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   run.out = &prints;
   run.hooks = nullptr;
 
-  // The trace route. Set 0 with guards (what `d2s trace` writes, to count them), then
-  // made plain; the other sets without guards (the plain torch.jit.trace graph). One
-  // trace per set: tracing is most of a diff's time.
+  // The trace route. Set 0 with guards (what `d2s trace` writes: it is run on every
+  // set), and a copy made plain (the torch.jit.trace graph, drawn and searched); the
+  // other sets without guards. One trace per set: tracing is most of a diff's time.
   std::vector<TraceResult> traces;
   traces.reserve(sets.size());
+  std::unique_ptr<ir::Graph> guarded;  // set 0's trace with its guards
   DiffReport report;
   // A script (<module>) returns nothing, so its plain trace keeps every op: it cannot
   // be had by dropping what only guards use; it is traced once more instead.
@@ -160,9 +212,11 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
       report.traced.guarded_nodes = traces[0].graph->node_count();
       report.traced.guards = static_cast<size_t>(traces[0].log.guards);
       if (script) {
+        guarded = std::move(traces[0].graph);
         t.guards = false;
         traces[0] = trace_program(program, clone_inputs(sets[s].inputs), t);
       } else {
+        guarded = copy_trace(*traces[0].graph);
         strip_guards(*traces[0].graph);
       }
       report.traced.nodes = traces[0].graph->node_count();
@@ -220,7 +274,9 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
 
   const bool search = options.search &&
                       std::any_of(report.findings.begin(), report.findings.end(), worth_searching);
-  if (!options.compare && !search) {
+  const bool given = std::any_of(report.findings.begin(), report.findings.end(),
+                                 [](const Finding& f) { return f.counterexample.has_value(); });
+  if (!options.compare && !search && !given) {
     keep_graphs();
     return report;
   }
@@ -228,12 +284,15 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   std::vector<GraphRun> runs;
   runs.reserve(traces.size());
   for (const TraceResult& t : traces) runs.emplace_back(*t.graph, lowered, options);
-  if (options.compare) compare_sets(sets, runs[0], parsed, options, report);
-  if (search) {
-    SearchContext ctx{&program, &options, &sets, &runs, &parsed, &report.output_names};
-    int searches = 0;
-    for (const Finding& f : report.findings) {
-      if (!worth_searching(f) || searches++ >= options.max_searches) continue;
+  if (options.compare) {
+    compare_sets(sets, GraphRun(*guarded, lowered, options), parsed, options, report);
+  }
+  SearchContext ctx{&program, &options, &sets, &runs, &parsed, &report.output_names};
+  int searches = 0;
+  for (const Finding& f : report.findings) {
+    if (f.counterexample) {
+      report.counterexamples.push_back(given_counterexample(ctx, f));
+    } else if (search && worth_searching(f) && searches++ < options.max_searches) {
       report.counterexamples.push_back(search_counterexample(ctx, f));
     }
   }

@@ -7,25 +7,30 @@
 //   std::cout << format_diff_text(report);      // or format_diff_json(report)
 //
 // How it works (docs/diff.md has the user's view):
-//  1. Every input set is traced: set 0 with guards (to count them, as `d2s trace`
-//     writes it), then made plain by dropping the guards and what only they used; the
-//     others without guards (the plain torch.jit.trace graph). Each trace comes with
-//     its TraceLog: each decision, loop, bake and print. The program is lowered once
-//     (the parse route), with set 0's shapes as examples.
+//  1. Every input set is traced: set 0 with guards (as `d2s trace` writes it; a copy
+//     made plain by dropping the guards and what only they used is the torch.jit.trace
+//     graph the picture draws), the others without guards. Each trace comes with its
+//     TraceLog: each decision, loop, bake and print. The program is lowered once (the
+//     parse route), with set 0's shapes as examples.
 //  2. Alignment (diff_align.cpp): the parsed graph's If/Loop tree is walked (with an
 //     explicit stack) and each prim::If / prim::Loop is matched to what the traces
 //     did at its source location, through hash maps keyed by line and column, so the
-//     work is linear in graph plus log size. Only blocks some trace executed are
-//     entered: an `if` inside a lost branch is part of that branch's finding.
-//  3. Findings (diff_findings.cpp), one per source location, each lossy or info:
-//     lost_branch, unrolled_loop, baked_value, dropped_side_effect, shape_specialized
-//     (rules at the top of diff_findings.cpp and in docs/diff.md).
-//  4. Agreement: the plain trace of set 0 and the parsed graph run on every set and
-//     are compared (rtol, atol), which `d2s check` gates on.
-//  5. Counterexamples (diff_search.cpp): for each lost branch (and each loop whose
-//     trip count came from data), a bounded search for an input of the given shapes
-//     that goes the lost way, checked with the eager interpreter's hooks, then run
-//     through the plain trace and the parsed graph.
+//     work is linear in graph plus log size.
+//  3. Findings (diff_findings.cpp) describe the trace of set 0, the one a user would
+//     ship, one per source location, each lossy or info: lost_branch (a side set 0 did
+//     not take; another set taking it is the counterexample), unrolled_loop (lossy when
+//     the count came from data or a size, or differs between sets), baked_value,
+//     dropped_side_effect, shape_specialized (rules at the top of diff_findings.cpp
+//     and in docs/diff.md). The rest of the sets make the coverage table.
+//  4. Agreement: the guarded trace of set 0 and the parsed graph run on every set and
+//     are compared (rtol, atol); a guard that fails is a disagreement. `d2s check`
+//     passes when no finding is lossy and every set agrees. The parsed graph failing
+//     on a set the program runs on is an error (exit 2), not a disagreement.
+//  5. Counterexamples: a given set that goes the lost way is the counterexample, run
+//     through the plain trace of set 0 and the parsed graph; for the other lost
+//     branches (and loops whose trip count came from data), diff_search.cpp searches
+//     for an input of the given shapes that goes the lost way, checked with the eager
+//     interpreter's hooks, then run through the plain trace and the parsed graph.
 //
 // Errors of the program or its inputs (it cannot be traced or lowered) are
 // d2s::Errors; a report is produced whenever both routes convert it.
@@ -105,8 +110,13 @@ struct Finding {
   bool is_elif = false;
   bool expression = false;  // an `a if c else b` rather than an if statement
   std::string test;         // the condition's text
+  // lost_branch and unrolled_loop: a given input set that goes the way the trace of set
+  // 0 did not (takes the lost side, needs another trip count): it proves the trace wrong.
+  std::optional<size_t> counterexample;
   // unrolled_loop
-  int64_t trips = 0;  // in the first set that ran the loop (the most, if it ran several times)
+  int64_t trips = 0;  // in set 0, the traced set (the most, if it ran the loop several times)
+  // Per set, the most trips it ran the loop with (nullopt: the set did not reach it).
+  std::vector<std::optional<int64_t>> set_trips;
   Provenance source = Provenance::Constant;  // where the trip count came from
   bool is_while = false;
   // baked_value, shape_specialized
@@ -142,12 +152,21 @@ struct LoopCoverage {
   std::vector<TripCounts> trips;  // per set
 };
 
-// The plain trace of set 0 against the parsed graph on one set.
+// The trace of set 0, with its guards (what `d2s trace` writes and `d2s run --mode
+// trace` runs), against the parsed graph on one set.
 struct Agreement {
   size_t set = 0;
   bool agrees = true;
-  std::string detail;  // the first difference, or the error one graph raised
+  bool guard_failed = false;  // the trace stopped at a guard (exit 1 from `d2s run`)
+  std::string detail;         // the first difference, or the guard that failed
+  int line = 0;               // where the trace stopped, when it did (the guard's line)
 };
+
+// The verdict of a report: `lossy` when some finding is lossy; else `disagrees` when
+// the guarded trace of set 0 does not run or does not agree with the parsed graph on
+// some set; else `trace-safe`. `d2s check` passes exactly on `trace-safe`.
+enum class Verdict { TraceSafe, Lossy, Disagrees };
+const char* verdict_name(Verdict verdict);  // "trace-safe", "lossy", "disagrees"
 
 // An input that goes the way no given set went, and what each graph makes of it.
 struct Counterexample {
@@ -155,10 +174,11 @@ struct Counterexample {
   FindingKind kind = FindingKind::LostBranch;
   bool found = false;    // an input going the lost way was found
   bool differs = false;  // and the two graphs disagree on it
-  int tries = 0;
-  size_t base_set = 0;               // the set it was derived from (its trace is the one run)
-  std::string how;                   // "prev_h × -1", "random draw of x, y"
-  NamedInputs inputs;                // the whole input set
+  bool given = false;    // it is a given input set (base_set), run through the trace of set 0
+  int tries = 0;         // candidates searched (0 for a given set)
+  size_t base_set = 0;   // the set it is or was derived from (that set's trace is the one run)
+  std::string how;       // "prev_h × -1", "random draw of x, y", "as given"
+  NamedInputs inputs;    // the whole input set
   std::vector<std::string> changed;  // names of the inputs that differ from the base set
   ValueList traced;                  // outputs of the plain trace of base_set
   ValueList parsed;                  // outputs of the parsed graph
@@ -183,7 +203,7 @@ struct DiffReport {
   std::vector<Finding> findings;  // by line, column
   std::vector<IfCoverage> ifs;    // by line, column
   std::vector<LoopCoverage> loops;
-  std::vector<Agreement> agreement;  // empty when not compared
+  std::vector<Agreement> agreement;  // per set; empty when not compared
   std::vector<Counterexample> counterexamples;
   // Both graphs, for pictures (viz/diff_picture.h): the parsed graph and the plain
   // trace of set 0, the one compared. Shared, so that a report stays copyable.
@@ -191,7 +211,8 @@ struct DiffReport {
   std::shared_ptr<const ir::Graph> traced_graph;
 
   size_t lossy_count() const;
-  bool agrees() const;  // every compared set agrees
+  bool agrees() const;  // the guarded trace of set 0 runs and agrees on every compared set
+  Verdict verdict() const;
 };
 
 // Traces every set, lowers the program, aligns, finds, compares and searches.

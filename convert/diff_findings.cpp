@@ -1,22 +1,29 @@
-// From alignment to findings. The rules (docs/diff.md says the same for users):
+// From alignment to findings. Findings describe the trace of set 0, the trace a user
+// would ship; the other sets are evidence (counterexamples) and coverage. The rules
+// (docs/diff.md says the same for users):
 //
 //  * lost_branch: an aligned if (statement, or `a if c else b`) whose decision came
-//    from data, a size or a scalar input, and of which no set took one side. Decisions
-//    on Python constants (`if self.training:`) are folded by the parse route too:
-//    never a finding. Ifs inside a lost side are part of that finding.
-//  * dropped_side_effect: every print() a trace ran (a trace keeps none), and an
-//    assert on data that held on every set (the trace drops the check).
-//  * unrolled_loop: every loop a trace ran; `source` is where its trip count came
-//    from: the header's provenance, raised by the decisions inside its body when the
-//    loop can stop early (break, return), and `data` when a scalar input sets it.
-//    Lossy unless constant.
-//  * baked_value: a tensor value turned into a Python number (item, int, float, bool,
-//    index, ...) where no if or loop statement used it (those are reported as that
-//    statement), and every scalar input the parsed graph uses (a trace bakes them).
+//    from data, a size or a scalar input, that set 0 reached and took one side of
+//    (every time it reached it). The other side is lost, whatever other sets do: the
+//    first other set that takes it is the finding's counterexample. Decisions on
+//    Python constants (`if self.training:`) are folded by the parse route too: never
+//    a finding. Ifs set 0 did not reach are inside a lost side (or a loop trip the
+//    trace does not have): part of that finding.
+//  * dropped_side_effect: every print() set 0's trace ran (a trace keeps none), and an
+//    assert on data that held for set 0 (the trace drops the check).
+//  * unrolled_loop: every loop set 0's trace ran; `source` is where its trip count
+//    came from: the header's provenance, raised by the decisions inside its body when
+//    the loop can stop early (break, return), and `data` when a scalar input sets it.
+//    Lossy unless constant, and lossy whenever the sets' trip counts differ (the first
+//    set whose count differs from set 0's is the counterexample).
+//  * baked_value: a tensor value set 0's trace turned into a Python number (item, int,
+//    float, bool, index, ...) where no if or loop statement used it (those are
+//    reported as that statement), and every scalar input the parsed graph uses (a
+//    trace bakes them).
 //  * shape_specialized: the same for a size (x.shape[0]) that Python code used: the
 //    trace holds the number, the parsed graph the symbol. Sizes that flow only into
 //    tensor ops stay symbolic in both routes and are not reported; neither are the
-//    input shapes a trace records (every trace has them: its shape guards check them).
+//    input shapes a trace records.
 //
 // One finding per source location, lossy ones first within a line.
 #include <algorithm>
@@ -58,10 +65,6 @@ std::string lines_phrase(const std::vector<int>& lines) {
   return (lines.size() == 1 ? "line " : "lines ") + format_lines(lines);
 }
 
-std::string sets_phrase(size_t n) {
-  return n == 1 ? "the input set" : "all " + std::to_string(n) + " input sets";
-}
-
 std::string times(int64_t n) {
   return n == 1 ? "once" : std::to_string(n) + " times";
 }
@@ -96,15 +99,12 @@ class FindingMaker {
   std::vector<Finding> run() {
     for (const AlignedIf& a : in_.alignment->ifs) branch(a);
     for (const AlignedLoop& l : in_.alignment->loops) loop(l);
-    for (const TraceLog* log : *in_.logs) {
-      for (const TracePrint& p : log->prints) print(p);
-    }
+    const TraceLog& traced = *in_.logs->front();  // set 0's: the trace the findings describe
+    for (const TracePrint& p : traced.prints) print(p);
     for (const AlignedIf& a : in_.alignment->ifs) {
       if (a.expression) expression_lines_.insert(a.range.line);
     }
-    for (const TraceLog* log : *in_.logs) {
-      for (const TraceConversion& c : log->conversions) conversion(c);
-    }
+    for (const TraceConversion& c : traced.conversions) conversion(c);
     scalar_inputs();
     std::stable_sort(out_.begin(), out_.end(), [](const Finding& a, const Finding& b) {
       if (a.range.line != b.range.line) return a.range.line < b.range.line;
@@ -115,26 +115,35 @@ class FindingMaker {
   }
 
  private:
+  // Who the trace was made from, for messages: "the input set" or "set 0 (the traced set)".
+  std::string traced_phrase() const {
+    return num_sets_ == 1 ? "the input set" : "set 0 (the traced set)";
+  }
+
   bool first_at(const SourceRange& r, FindingKind kind) {
     return seen_.insert(loc_key(r) ^ (static_cast<uint64_t>(kind) << 60)).second;
   }
 
   void branch(const AlignedIf& a) {
-    if (a.from == Provenance::Constant) return;
-    uint8_t arms = 0;
-    for (uint8_t s : a.arms) arms |= s;
-    if (arms != kThen && arms != kElse) return;  // both sides covered, or never reached
+    if (a.from == Provenance::Constant || a.arms.empty()) return;
+    // Set 0's trace: not reached (inside a lost side), or both sides (in a loop).
+    const uint8_t arms = a.arms.front();
+    if (arms != kThen && arms != kElse) return;
     const Arm taken = arms == kThen ? Arm::Then : Arm::Else;
     const Arm lost = taken == Arm::Then ? Arm::Else : Arm::Then;
     const std::string seen = taken == Arm::Then ? "True" : "False";
     const std::string other = taken == Arm::Then ? "False" : "True";
     const std::string test = a.test.empty() ? "the condition" : "`" + a.test + "`";
+    std::optional<size_t> witness;  // the first other set that takes the lost side
+    for (size_t s = 1; s < a.arms.size() && !witness; ++s) {
+      if (a.arms[s] & (lost == Arm::Then ? kThen : kElse)) witness = s;
+    }
 
     if (lost_block_raises(a, lost)) {
       Finding f = base(FindingKind::DroppedSideEffect, a.range, Severity::Lossy);
       f.op = ir::kind::RaiseException;
       f.test = a.test;
-      f.message = "`" + statement_text(a.range) + "` held for " + sets_phrase(num_sets_) +
+      f.message = "`" + statement_text(a.range) + "` held for " + traced_phrase() +
                   ", so the trace drops the check: on an input where " + test + " is " + other +
                   " the traced graph returns a result instead of raising AssertionError.";
       f.fix = "Keep the check: " + std::string(kParseRoute) +
@@ -150,6 +159,7 @@ class FindingMaker {
     f.is_elif = a.is_elif;
     f.expression = a.expression;
     f.test = a.test;
+    f.counterexample = witness;
     if (a.expression) {
       f.lost_lines = {a.range.line};
     } else if (auto it = in_.ast->ifs.find(loc_key(a.range)); it != in_.ast->ifs.end()) {
@@ -161,12 +171,12 @@ class FindingMaker {
     std::ostringstream m;
     if (a.expression) {
       m << "The conditional expression here tested " << test << why << ": " << seen << " for "
-        << sets_phrase(num_sets_) << ", so the trace kept only the value "
+        << traced_phrase() << ", so the trace kept only the value "
         << (taken == Arm::Then ? "before `if`" : "after `else`") << ". On an input where it is "
         << other << ", the traced graph still uses that value.";
     } else {
-      m << "`" << statement_text(a.range) << "` was " << seen << " for " << sets_phrase(num_sets_)
-        << why << ", so the trace ";
+      m << "`" << statement_text(a.range) << "` was " << seen << " for " << traced_phrase() << why
+        << ", so the trace ";
       const std::string lines = f.lost_lines.empty() ? "" : " (" + lines_phrase(f.lost_lines) + ")";
       if (lost == Arm::Then) {
         m << "dropped its body" << lines << ". On an input where " << test
@@ -178,6 +188,10 @@ class FindingMaker {
         m << "dropped the other side" << lines << ". On an input where " << test
           << " is False, the traced graph still takes this side and gives a wrong answer.";
       }
+    }
+    if (witness) {
+      m << " Set " << *witness << " is such an input: it takes the " << arm_name(lost)
+        << " side, which the trace does not have.";
     }
     f.message = m.str();
     const std::string where =
@@ -201,41 +215,49 @@ class FindingMaker {
   }
 
   void loop(const AlignedLoop& l) {
-    const TripCounts* first = nullptr;
-    int64_t lo = 0, hi = 0;
-    bool any = false;
-    for (const TripCounts& t : l.trips) {
-      if (!t.runs) continue;
-      if (!first) first = &t;
-      lo = any ? std::min(lo, t.min) : t.min;
-      hi = any ? std::max(hi, t.max) : t.max;
-      any = true;
+    if (l.trips.empty() || !l.trips.front().runs) return;  // not in set 0's trace
+    const TripCounts& traced = l.trips.front();
+    const int64_t lo = traced.min, hi = traced.max;
+    std::optional<size_t> witness;  // the first set whose trip counts differ from set 0's
+    std::vector<std::optional<int64_t>> per_set;
+    for (size_t s = 0; s < l.trips.size(); ++s) {
+      const TripCounts& t = l.trips[s];
+      per_set.push_back(t.runs ? std::optional<int64_t>(t.max) : std::nullopt);
+      if (s > 0 && t.runs && !witness && (t.min != lo || t.max != hi)) witness = s;
     }
-    if (!first) return;
     Provenance source = l.from;
     const bool stops_early = l.may_exit && !l.is_while && l.body_from > l.from;
     if (l.may_exit) source = combine(source, l.body_from);
     Finding f = base(FindingKind::UnrolledLoop, l.range,
-                     source == Provenance::Constant ? Severity::Info : Severity::Lossy);
-    f.trips = first->max;
+                     source == Provenance::Constant && !witness ? Severity::Info : Severity::Lossy);
+    f.trips = hi;
+    f.set_trips = std::move(per_set);
+    f.counterexample = witness;
     f.source = source;
     f.is_while = l.is_while;
     const std::string count =
         lo == hi ? times(lo)
                  : "between " + std::to_string(lo) + " and " + std::to_string(hi) + " times";
     std::ostringstream m;
-    m << "`" << statement_text(l.range) << "` ran " << count << "; the trace repeats its body "
+    m << "`" << statement_text(l.range) << "` ran " << count
+      << (num_sets_ == 1 ? std::string() : " for " + traced_phrase())
+      << "; the trace repeats its body "
       << (lo == hi ? times(lo) : "as often as the traced input needed")
       << " instead of keeping a loop";
     switch (source) {
       case Provenance::Constant:
+        if (witness) {
+          m << ". Its count does not come from a tensor, yet it differs between the input sets.";
+          f.fix = "Keep the loop in the graph: " + std::string(kParseRoute) + ".";
+          break;
+        }
         m << ". The count is a constant, so the answers are the same, only the graph is bigger.";
         f.fix = "Nothing to fix. For a smaller graph, " + std::string(kParseRoute) +
                 ", which keeps one prim::Loop.";
         break;
       case Provenance::Shape:
         m << ". The count comes from a tensor's size, so the trace is right only for inputs "
-             "of the traced shape (its shape guard rejects others).";
+             "of the traced shape (its guard on the size rejects others).";
         f.fix =
             "Use whole-tensor ops instead of a Python loop over a size (e.g. `x.sum(0)`), "
             "or " +
@@ -249,6 +271,14 @@ class FindingMaker {
         f.fix = "Keep the loop in the graph: " + std::string(kParseRoute) +
                 ", which keeps it as a prim::Loop with its test.";
         break;
+    }
+    if (witness) {
+      const TripCounts& t = l.trips[*witness];
+      m << " Set " << *witness << " runs it "
+        << (t.min == t.max
+                ? times(t.min)
+                : "between " + std::to_string(t.min) + " and " + std::to_string(t.max) + " times")
+        << ", which the trace of set 0 does not do.";
     }
     f.message = m.str();
     out_.push_back(std::move(f));

@@ -200,5 +200,8 @@ struct SearchContext {
 
 // For a lost branch or a data-dependent loop: an input that goes another way.
 Counterexample search_counterexample(const SearchContext& ctx, const Finding& finding);
+// For a finding whose counterexample is a given set: that set run through the plain
+// trace of set 0 (the trace the finding is about) and the parsed graph.
+Counterexample given_counterexample(const SearchContext& ctx, const Finding& finding);
 
 }  // namespace d2s::convert::diff_detail

@@ -50,6 +50,16 @@ void write_values(JsonWriter& w, const ValueList& values) {
   w.end_array();
 }
 
+// The given set that proves a lost_branch / unrolled_loop wrong, or null.
+void write_counterexample_set(JsonWriter& w, const Finding& f) {
+  w.key("counterexample");
+  if (f.counterexample) {
+    w.value(*f.counterexample);
+  } else {
+    w.null();
+  }
+}
+
 void write_finding(JsonWriter& w, const Finding& f) {
   w.begin_object();
   w.key("kind").value(finding_kind_name(f.kind));
@@ -66,9 +76,20 @@ void write_finding(JsonWriter& w, const Finding& f) {
       w.key("test").value(f.test);
       w.key("elif").value(f.is_elif);
       w.key("expression").value(f.expression);
+      write_counterexample_set(w, f);
       break;
     case FindingKind::UnrolledLoop:
       w.key("trips").value(f.trips);
+      w.key("set_trips").begin_array(true);
+      for (const std::optional<int64_t>& t : f.set_trips) {
+        if (t) {
+          w.value(*t);
+        } else {
+          w.null();
+        }
+      }
+      w.end_array();
+      write_counterexample_set(w, f);
       w.key("source").value(provenance_name(f.source));
       w.key("loop").value(f.is_while ? "while" : "for");
       break;
@@ -156,6 +177,7 @@ void write_counterexample(JsonWriter& w, const Counterexample& c) {
   w.key("kind").value(finding_kind_name(c.kind));
   w.key("line").value(c.range.line).key("column").value(c.range.col);
   w.key("found").value(c.found).key("differs").value(c.differs).key("tries").value(c.tries);
+  w.key("given").value(c.given);
   if (c.found) {
     w.key("base_set").value(c.base_set);
     w.key("how").value(c.how);
@@ -188,6 +210,7 @@ void write_report_json(JsonWriter& w, const DiffReport& r) {
   w.begin_object();
   w.key("file").value(r.source ? r.source->path() : std::string());
   w.key("entry").value(r.entry);
+  w.key("verdict").value(verdict_name(r.verdict()));
   w.key("trace_safe").value(r.trace_safe);
   w.key("lossy").value(r.lossy_count());
   w.key("info").value(r.findings.size() - r.lossy_count());
@@ -211,6 +234,8 @@ void write_report_json(JsonWriter& w, const DiffReport& r) {
   w.key("agreement").begin_array();
   for (const Agreement& a : r.agreement) {
     w.begin_object().key("set").value(a.set).key("agrees").value(a.agrees);
+    w.key("guard_failed").value(a.guard_failed);
+    if (a.line > 0) w.key("line").value(a.line);
     w.key("detail").value(a.detail).end_object();
   }
   w.end_array();

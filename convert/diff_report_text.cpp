@@ -137,8 +137,12 @@ void write_counterexample(std::ostringstream& o, const DiffReport& r, const Coun
       << " (inputs of the given shapes: sign flips, scaling, shifts, random draws)\n";
     return;
   }
-  o << "  counterexample: set " << c.base_set << " with " << c.how << " (found after "
-    << plural(static_cast<size_t>(c.tries), "try", "tries") << ")\n";
+  if (c.given) {
+    o << "  counterexample: set " << c.base_set << ", as given, run through the trace of set 0\n";
+  } else {
+    o << "  counterexample: set " << c.base_set << " with " << c.how << " (found after "
+      << plural(static_cast<size_t>(c.tries), "try", "tries") << ")\n";
+  }
   for (const std::string& name : c.changed) {
     for (const auto& [n, v] : c.inputs) {
       if (n == name) o << "    " << n << " = " << short_value(v) << "\n";
@@ -242,13 +246,16 @@ void write_sets(std::ostringstream& o, const DiffReport& r) {
   }
   o << "\n";
   if (r.agreement.empty()) return;
-  o << "trace of set 0 vs parsed graph:";
+  o << "trace of set 0 (with its guards) vs parsed graph:";
   for (const Agreement& a : r.agreement) {
-    o << (a.set ? "," : "") << " set " << a.set << (a.agrees ? " agrees" : " DIFFERS");
+    o << (a.set ? "," : "") << " set " << a.set
+      << (a.agrees         ? " agrees"
+          : a.guard_failed ? " FAILS A GUARD"
+                           : " DIFFERS");
   }
   o << "\n";
   for (const Agreement& a : r.agreement) {
-    if (!a.agrees) o << "  set " << a.set << " (trace vs parsed): " << a.detail << "\n";
+    if (!a.agrees) o << "  set " << a.set << ": " << a.detail << "\n";
   }
 }
 
@@ -266,20 +273,19 @@ std::string format_diff_text(const DiffReport& r) {
   }
   if (lossy) {
     o << path << ": NOT TRACE-SAFE (entry " << r.entry << ", " << sets << ")\n";
-    o << wrap("A trace gives wrong answers or loses effects on some inputs: " +
+    o << wrap("The trace of set 0 gives wrong answers or loses effects on some inputs: " +
                   plural(lossy, "lossy finding", "lossy findings") +
                   (info ? " and " + plural(info, "info finding", "info findings") : "") +
                   " below. Each says what to change.",
               0);
   } else if (!differ.empty()) {
-    o << path << ": TRACE-SAFE BY COVERAGE ONLY (entry " << r.entry << ", " << sets << ")\n";
+    o << path << ": DISAGREES (entry " << r.entry << ", " << sets << ")\n";
     std::string which;
     for (size_t s : differ) which += (which.empty() ? "" : ", ") + std::to_string(s);
     o << wrap(
-        "No branch is lost: between them the input sets take every side. But they take "
-        "different paths, so one trace is not enough: the trace of set 0 disagrees with "
-        "the parsed graph on set " +
-            which + " (see the coverage table). `d2s check` fails on this; use the parse route.",
+        "No finding is lossy, but the trace of set 0, with its guards, does not give the "
+        "parsed graph's answers on set " +
+            which + " (below). `d2s check` fails on this; use the parse route.",
         0);
   } else {
     o << path << ": TRACE-SAFE (entry " << r.entry << ", " << sets << ")\n";

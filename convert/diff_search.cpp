@@ -318,6 +318,32 @@ class Searcher {
 
 }  // namespace
 
+Counterexample given_counterexample(const SearchContext& ctx, const Finding& finding) {
+  Counterexample ce;
+  ce.range = finding.range;
+  ce.kind = finding.kind;
+  ce.found = true;
+  ce.given = true;
+  ce.base_set = finding.counterexample.value_or(0);
+  ce.how = "as given";
+  ce.inputs = (*ctx.sets)[ce.base_set].inputs;
+  try {
+    ce.parsed = ctx.parsed->run(ce.inputs);
+  } catch (const Error&) {
+    ce.found = false;  // reported as an error by the agreement check
+    return ce;
+  }
+  try {
+    ce.traced = ctx.traces->front().run(ce.inputs);
+    ce.differs = !values_close(ce.traced, ce.parsed, ctx.options->rtol, ctx.options->atol,
+                               &ce.detail, ctx.output_names);
+  } catch (const Error& e) {
+    ce.traced_error = e.message();
+    ce.differs = true;
+  }
+  return ce;
+}
+
 Counterexample search_counterexample(const SearchContext& ctx, const Finding& finding) {
   return Searcher(ctx, finding).run();
 }

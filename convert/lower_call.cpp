@@ -233,7 +233,8 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     fail("the builtin " + q + "() is not supported by the parse route", range,
          "docs/language.md lists what the model language supports");
   }
-  fail(q + " is not supported by d2s", range, "docs/language.md lists the supported operators");
+  fail(q + " is not supported by d2s", range,
+       "docs/language.md, \"Operators\", says which groups of operators d2s supports");
 }
 
 // ----------------------------------------------------------------- methods

@@ -282,11 +282,13 @@ class Runner {
     }
     if (same(current, seen)) return;
     const std::string expr = ins.text.empty() ? "the value" : "'" + ins.text + "'";
-    std::string message = ins.what == "shape"
-                              ? "trace guard failed: " + expr + " had shape " + show(seen) +
-                                    " when traced, has " + show(current) + " now"
-                              : "trace guard failed: " + expr + " was " + show(seen) +
-                                    " when traced, is " + show(current) + " now";
+    std::string message =
+        ins.what == "shape" ? "trace guard failed: " + expr + " had shape " + show(seen) +
+                                  " when traced, has " + show(current) + " now"
+        : ins.what == "rank" ? "trace guard failed: " + expr + " had " + show(seen) +
+                                   " dimensions when traced, has " + show(current) + " now"
+                             : "trace guard failed: " + expr + " was " + show(seen) +
+                                   " when traced, is " + show(current) + " now";
     throw Error(message, ins.range, kGuardHint, 1);
   }
 

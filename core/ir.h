@@ -64,7 +64,7 @@ inline constexpr KindName If = "prim::If";
 inline constexpr KindName Loop = "prim::Loop";
 // Re-checks at run time a value the trace baked in. Input: the value now.
 // Attrs: "seen" (the value at trace time), "expr" (source text), "what"
-// ("bool", "item", "int", "float", "size", "shape", "input", ...).
+// ("bool", "item", "int", "float", "len", "rank", "input", ...; "shape" in older files).
 inline constexpr KindName Guard = "prim::Guard";
 inline constexpr KindName Print = "prim::Print";  // inputs printed, sep " ", end "\n"
 // Raises an error with its input message (lowered `assert`): attr "kind" = "AssertionError".

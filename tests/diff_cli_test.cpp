@@ -39,7 +39,9 @@ class DiffCli : public d2s::test::ScratchDirTest {
 TEST_F(DiffCli, TextReportExitsZeroEvenWhenLossy) {
   RunResult r = d2s({"diff", "samples/foo1.py", "--inputs", "samples/foo1.inputs.yaml"});
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("samples/foo1.py: TRACE-SAFE BY COVERAGE ONLY", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.rfind("samples/foo1.py: NOT TRACE-SAFE (entry foo1, 2 input sets)", 0), 0u)
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "counterexample: set 1, as given")) << r.out;
   EXPECT_TRUE(r.err.empty()) << r.err;
 
   // The first set alone loses the else side; the counterexample comes with it.
@@ -57,7 +59,8 @@ TEST_F(DiffCli, TextReportExitsZeroEvenWhenLossy) {
   EXPECT_TRUE(contains(r.out, "counterexample: set 0 with x * 10")) << r.out;
   EXPECT_TRUE(contains(r.out, "d2s run --mode parse")) << r.out;
 
-  // A second --inputs file adds its sets: together they cover both sides.
+  // A second --inputs file adds its sets: the trace of the first still lost the else
+  // side, and the second set, which takes it, is the counterexample.
   const std::string second = file("second.yaml",
                                   "x: {shape: [1], data: [2.0]}\n"
                                   "y: {shape: [1], data: [-1.5]}\n"
@@ -65,7 +68,10 @@ TEST_F(DiffCli, TextReportExitsZeroEvenWhenLossy) {
   r = d2s({"diff", "samples/foo1.py", "--inputs", first, "--inputs", second, "--format", "json"});
   EXPECT_EQ(r.code, 0) << r.err;
   YAML::Node j = YAML::Load(r.out);
-  EXPECT_EQ(j["findings"].size(), 0u);
+  ASSERT_EQ(j["findings"].size(), 1u);
+  EXPECT_EQ(j["findings"][0]["kind"].as<std::string>(), "lost_branch");
+  EXPECT_EQ(j["findings"][0]["counterexample"].as<int>(), 1);
+  EXPECT_EQ(j["verdict"].as<std::string>(), "lossy");
   EXPECT_EQ(j["input_sets"].size(), 2u);
   EXPECT_EQ(j["input_sets"][1].as<std::string>(), second + ":1");
   EXPECT_EQ(j["coverage"]["ifs"][0]["sets"][1].as<std::string>(), "else");
@@ -79,7 +85,8 @@ TEST_F(DiffCli, JsonFileAndFormats) {
   EXPECT_TRUE(r.out.empty()) << r.out;
   YAML::Node j = YAML::LoadFile(out);
   EXPECT_EQ(j["entry"].as<std::string>(), "rnn_cell");
-  EXPECT_TRUE(j["trace_safe"].as<bool>());
+  EXPECT_FALSE(j["trace_safe"].as<bool>());
+  EXPECT_EQ(j["verdict"].as<std::string>(), "lossy");
   EXPECT_FALSE(j["agreement"][1]["agrees"].as<bool>());
 
   r = d2s({"diff", "samples/rnn_cell.py", "--inputs", "samples/rnn_cell.inputs.yaml", "--format",
@@ -102,7 +109,7 @@ TEST_F(DiffCli, PictureAndHtmlReport) {
   EXPECT_TRUE(r.out.empty()) << r.out;
   const std::string svg = slurp(tmp("diff.svg"));
   EXPECT_TRUE(contains(svg, "<svg")) << svg.substr(0, 200);
-  EXPECT_TRUE(contains(svg, "not in the trace: set 1 takes it"));
+  EXPECT_TRUE(contains(svg, "LOST: set 1 takes it"));
   EXPECT_TRUE(contains(svg, "kept by the trace"));
 
   r = d2s(
@@ -118,6 +125,60 @@ TEST_F(DiffCli, PictureAndHtmlReport) {
   EXPECT_TRUE(contains(page, "h2h.mean() &gt; w_x.mean()")) << "source escaped";
   EXPECT_TRUE(contains(page, "<table class=\"coverage\">"));
   EXPECT_TRUE(contains(page, "class=\"differs\""));
+}
+
+// The guarded trace guards only what it baked: view_batch's batch size flowed only into
+// `x.view(x.size(0), -1)`, so its trace runs on the second set's batch size, and check's
+// verdict is what the guarded trace does (issue 15: the trace stopped at a shape guard
+// while check passed). A size that Python used stays guarded.
+TEST_F(DiffCli, GuardedTraceRunsWhereCheckPasses) {
+  RunResult r = d2s({"run", "samples/view_batch.py", "--inputs", "samples/view_batch.inputs.yaml",
+                     "--mode", "trace"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "shape: [4]")) << r.out;  // set 1's argmax, batch 4
+  r = d2s({"check", "samples/view_batch.py", "--inputs", "samples/view_batch.inputs.yaml"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  // A trace written to a file keeps that freedom.
+  r = d2s({"trace", "samples/view_batch.py", "--inputs", "samples/view_batch.inputs.yaml", "-o",
+           tmp("vb.yaml")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = d2s({"run", tmp("vb.yaml"), "--inputs", "samples/view_batch.inputs.yaml"});
+  EXPECT_EQ(r.code, 0) << r.err;
+
+  // range(x.shape[0]): the trip count is guarded; check fails, and so does the trace.
+  r = d2s({"run", "samples/shape_loop.py", "--inputs", "samples/shape_loop.inputs.yaml", "--mode",
+           "trace"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "trace guard failed: 'x.shape[0]' was 3 when traced, is 5 now"))
+      << r.err;
+  r = d2s({"check", "samples/shape_loop.py", "--inputs", "samples/shape_loop.inputs.yaml"});
+  EXPECT_EQ(r.code, 1) << r.out;
+  // The rank stays guarded.
+  const std::string rank = file("rank.yaml",
+                                "x: {shape: [24], fill: randn}\n"
+                                "w: {shape: [12, 5], fill: randn}\n"
+                                "b: {shape: [5], fill: randn}\n");
+  r = d2s({"run", tmp("vb.yaml"), "--inputs", rank});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "'x' had 3 dimensions when traced, has 1 now")) << r.err;
+}
+
+// A program the parse route cannot run is an error of diff and check (exit 2, with the
+// parse route's message), not a trace that "disagrees" (exit 1).
+TEST_F(DiffCli, ParseRouteThatCannotRunIsExitTwo) {
+  const std::string model = file("masked.py",
+                                 "import torch\n\n\n"
+                                 "def masked(x, mask=None):\n"
+                                 "    if mask is not None:\n"
+                                 "        x = x * mask\n"
+                                 "    return x.sum()\n");
+  const std::string in = file("masked.yaml", "x: {shape: [3], data: [1, 2, 3]}\n");
+  for (const char* cmd : {"diff", "check"}) {
+    RunResult r = d2s({cmd, model, "--inputs", in});
+    EXPECT_EQ(r.code, 2) << cmd << "\n" << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "masked.py:6:13: error: mul(): argument 'other'")) << r.err;
+    EXPECT_TRUE(contains(r.err, "its parsed graph does not")) << r.err;
+  }
 }
 
 TEST_F(DiffCli, MaxTraceNodesLimitsTheTrace) {
@@ -232,9 +293,15 @@ TEST_F(DiffCli, CheckGithubAnnotations) {
   const std::regex finding(
       R"(::(warning|notice) file=samples/[a-z_0-9]+\.py,line=[0-9]+,col=[0-9]+,title=d2s [a-z_]+ \((lossy|info)\)::.+)");
   EXPECT_TRUE(std::regex_match(lines[0], finding)) << lines[0];
-  EXPECT_EQ(lines[0].rfind("::warning file=samples/print_branch.py,line=10,col=9,", 0), 0u);
+  // The trace of set 0 lost the if's other side (set 1 takes it) and dropped a print.
+  EXPECT_EQ(lines[0].rfind("::warning file=samples/print_branch.py,line=9,col=5,", 0), 0u)
+      << lines[0];
   EXPECT_TRUE(std::regex_match(lines[1], finding)) << lines[1];
-  EXPECT_EQ(lines[2].rfind("::warning file=samples/print_branch.py,title=", 0), 0u) << lines[2];
+  EXPECT_EQ(lines[1].rfind("::warning file=samples/print_branch.py,line=10,col=9,", 0), 0u)
+      << lines[1];
+  // The disagreement on set 1: where the guarded trace stopped (print_branch's if).
+  EXPECT_EQ(lines[2].rfind("::warning file=samples/print_branch.py,line=9,title=", 0), 0u)
+      << lines[2];
   EXPECT_EQ(lines[3].rfind("::notice file=samples/foo2.py,line=9,col=5,", 0), 0u) << lines[3];
   EXPECT_EQ(lines[4], "check: 2 models, 1 trace-safe, 1 lossy (2 findings)");
 }

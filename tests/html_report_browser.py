@@ -134,7 +134,7 @@ def main():
         r = d2s(binary, ["check", "samples/foo2.py", "samples/rnn_cell.py", "--inputs",
                          "samples/foo2.inputs.yaml", "--inputs", "samples/rnn_cell.inputs.yaml",
                          "--format", "html", "-o", report])
-        check(r.returncode == 1, "d2s check exits 1 (rnn_cell's trace disagrees): %d %s"
+        check(r.returncode == 1, "d2s check exits 1 (rnn_cell's trace lost a branch): %d %s"
               % (r.returncode, r.stderr))
         r = chromium(["--dump-dom", "file://" + report], user_dir)
         dom = Dom()

@@ -127,7 +127,8 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
     for (size_t i = 0; i < nearby.size(); ++i) {
       hint += (i ? ", " : "supported names nearby: ") + prefix + "." + nearby[i];
     }
-    if (hint.empty()) hint = "docs/language.md lists the operators d2s supports";
+    if (hint.empty())
+      hint = "docs/language.md, \"Operators\", says which groups of operators d2s supports";
   }
   fail(shown + " is not supported by d2s", range, hint);
 }

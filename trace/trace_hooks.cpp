@@ -140,8 +140,16 @@ IValue TraceHooks::bind_output(ir::Value* out, IValue value, Provenance from,
   }
   if ((value.is_list() || value.is_tuple()) && contains_tensor(value)) {
     // torch.chunk and friends: the list is unpacked into one value per item, its length
-    // fixed by the trace (as torch.jit.trace does).
+    // fixed by the trace (as torch.jit.trace does). The length may come from a size
+    // (`x.split(2)`), so it is guarded.
     const ValueList& items = value.items();
+    if (guards_) {
+      ir::Node* len = builder_.insert("aten::len", {out}, 1, range);
+      len->set_overload("t");
+      len->output()->set_type(ir::Type::of_int());
+      guard(len->output(), IValue(static_cast<int64_t>(items.size())), "len", text_of(range),
+            range);
+    }
     ir::Node* unpack = builder_.insert(
         value.is_list() ? ir::kind::ListUnpack : ir::kind::TupleUnpack, {out}, items.size(), range);
     ValueList bound;

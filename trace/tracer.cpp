@@ -33,10 +33,17 @@ IValue scalar_as_annotated(const IValue& v, const std::string& annotation) {
   return v;
 }
 
-// The entry's inputs in parameter order: tensors as typed graph inputs with a shape
+// The entry's inputs in parameter order: tensors as typed graph inputs with a rank
 // guard; scalars, with guards on, as graph inputs with a value guard (the trace bakes
 // them, so another value must fail rather than give the traced value's answer).
 // Other kinds (None, strings, lists) are baked without a graph input.
+//
+// A tensor's sizes are not guarded here: a trace guards only what it baked. A size
+// that flowed only into ops (`x.view(x.size(0), -1)`) stayed symbolic, so the graph
+// runs on other sizes; one that Python code used (an if, range(), an index, len(),
+// the length of a split's result) has a guard of its own where it was used. The rank
+// is baked by every op that reads it (`x.dim()`, `x.T`, negative dims), as the parse
+// route's types fix it too.
 void add_entry_inputs(const EntryInfo& info, const NamedInputs& inputs, bool guards,
                       TraceBuilder& builder, TraceHooks& hooks) {
   ir::Graph& graph = builder.graph();
@@ -48,9 +55,9 @@ void add_entry_inputs(const EntryInfo& info, const NamedInputs& inputs, bool gua
       ir::Value* in = graph.add_input(p.name, ir::Type::tensor_of(t.dtype(), t.shape()));
       builder.bind_tensor(t, in);
       if (guards) {
-        ir::Node* size = builder.insert("aten::size", {in}, 1, p.range);
-        size->output()->set_type(ir::Type::list(ir::Type::of_int()));
-        hooks.guard(size->output(), IValue::int_list(t.shape()), "shape", p.name, p.range);
+        ir::Node* rank = builder.insert("aten::dim", {in}, 1, p.range);
+        rank->output()->set_type(ir::Type::of_int());
+        hooks.guard(rank->output(), IValue(t.dim()), "rank", p.name, p.range);
       }
     } else if (v->is_number() && guards) {
       IValue seen = scalar_as_annotated(*v, p.annotation);

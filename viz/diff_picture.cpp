@@ -72,7 +72,7 @@ ArmState arm_state(const Marks& marks, const ir::Node& node, int arm, std::strin
   if (!c.arms.empty() && (c.arms[0] & bit)) return ArmState::Kept;
   if (why) {
     const convert::Arm a = arm == 0 ? convert::Arm::Then : convert::Arm::Else;
-    *why = !others.empty() ? "not in the trace: set " + others + " takes it"
+    *why = !others.empty() ? "LOST: set " + others + " takes it"
            : marks.lost_arms.count(Marks::arm_key(node.range(), a)) ? "LOST: no input set takes it"
                                                                     : "not taken by any input set";
   }
@@ -245,7 +245,7 @@ std::string count_text(size_t n, const char* one, const char* many) {
 
 const char* diff_verdict(const DiffReport& report) {
   if (report.lossy_count()) return "NOT TRACE-SAFE";
-  if (!report.agrees()) return "TRACE-SAFE BY COVERAGE ONLY";
+  if (!report.agrees()) return "DISAGREES";
   return "TRACE-SAFE";
 }
 

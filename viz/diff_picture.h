@@ -7,8 +7,9 @@
 //
 // On the parsed side (docs/render.md, "The diff picture", has the reasons):
 //  * an `if` arm the drawn trace (set 0's) ran: green frame, bold, `kept by the trace`;
-//  * an arm it did not run: red, dashed frame on a pink fill, with why — `LOST: no input
-//    set takes it` (a lost_branch finding) or `not in the trace: set 1 takes it`;
+//  * an arm it did not run (a lost_branch finding): red, dashed frame on a pink fill,
+//    with why — `LOST: set 1 takes it` (that set is the counterexample) or `LOST: no
+//    input set takes it`;
 //  * a loop the trace unrolled: violet frame (the colour of the trace's ×N boxes),
 //    `unrolled ×N in the trace`;
 //  * a print or assert the trace dropped: red dashed box, `dropped by the trace`;

@@ -22,7 +22,7 @@ h3 { font-size: 14px; margin: 18px 0 6px; color: #334155; }
 .verdict { display: inline-block; padding: 1px 8px; border-radius: 4px; font-size: 13px;
            color: white; background: var(--kept); margin-right: 6px; }
 .verdict.lossy { background: var(--lost); }
-.verdict.coverage { background: var(--amber); }
+.verdict.disagrees { background: var(--amber); }
 .muted { color: var(--muted); }
 .panes { display: grid; grid-template-columns: minmax(300px, 2fr) 3fr; gap: 16px;
          align-items: start; }

@@ -105,9 +105,8 @@ std::string findings_table(const DiffReport& r, const std::string& id) {
     }
     o << "<p class=\"muted\">"
       << (differ.empty() ? "None: the trace keeps every branch and loop of the parsed graph."
-                         : "None: between them the input sets take every side. But they take "
-                           "different paths, so one trace is not enough: the trace of set 0 "
-                           "disagrees with the parsed graph on set " +
+                         : "None is lossy, but the trace of set 0, with its guards, does not "
+                           "give the parsed graph's answers on set " +
                                differ + " (see the input sets below).")
       << "</p>";
     return o.str();
@@ -176,7 +175,7 @@ std::string coverage_table(const DiffReport& r, const std::string& id) {
 std::string sets_table(const DiffReport& r) {
   std::ostringstream o;
   o << "<h3>Input sets</h3><table class=\"sets\"><tr><th>set</th><th>from</th>"
-       "<th>trace of set 0 vs parsed graph</th></tr>";
+       "<th>trace of set 0 (with its guards) vs parsed graph</th></tr>";
   for (size_t s = 0; s < r.set_labels.size(); ++s) {
     o << "<tr><td>" << s << "</td><td class=\"mono\">" << esc(r.set_labels[s]) << "</td><td>";
     const convert::Agreement* a = nullptr;
@@ -188,7 +187,8 @@ std::string sets_table(const DiffReport& r) {
     } else if (a->agrees) {
       o << "<span class=\"agrees\">agrees</span>";
     } else {
-      o << "<span class=\"differs\">DIFFERS</span> " << esc(a->detail);
+      o << "<span class=\"differs\">" << (a->guard_failed ? "FAILS A GUARD" : "DIFFERS")
+        << "</span> " << esc(a->detail);
     }
     o << "</td></tr>";
   }
@@ -228,8 +228,13 @@ std::string counterexamples(const DiffReport& r, const std::string& id) {
         << "</h4></div>";
       continue;
     }
-    o << "an input that takes another path, from set " << c.base_set << " (" << esc(c.how) << ") — "
-      << (c.differs ? "<span class=\"differs\">the graphs disagree</span>"
+    if (c.given) {
+      o << "set " << c.base_set << ", as given, takes another path — ";
+    } else {
+      o << "an input that takes another path, from set " << c.base_set << " (" << esc(c.how)
+        << ") — ";
+    }
+    o << (c.differs ? "<span class=\"differs\">the graphs disagree</span>"
                     : "<span class=\"agrees\">the graphs agree</span>")
       << "</h4><div class=\"pair\"><table class=\"inputs\"><tr><th>input</th><th>value</th></tr>";
     for (const auto& [name, value] : c.inputs) {
@@ -255,7 +260,7 @@ std::string esc(std::string_view text) {
 std::string model_section(const DiffReport& r, const std::string& id,
                           const DiffPictureOptions& options) {
   const char* verdict = diff_verdict(r);
-  const char* verdict_class = r.lossy_count() ? "lossy" : !r.agrees() ? "coverage" : "safe";
+  const char* verdict_class = r.lossy_count() ? "lossy" : !r.agrees() ? "disagrees" : "safe";
   int first_line = 0;
   for (const Finding& f : r.findings) {
     if (f.severity == Severity::Lossy) {

@@ -23,6 +23,7 @@ TEST(DiffReportJson, ContractFields) {
   DiffReport r = diff_sample("foo1", 0, quick(true));
   YAML::Node j = YAML::Load(format_diff_json(r));
   EXPECT_EQ(j["entry"].as<std::string>(), "foo1");
+  EXPECT_EQ(j["verdict"].as<std::string>(), "lossy");
   EXPECT_FALSE(j["trace_safe"].as<bool>());
   EXPECT_EQ(j["lossy"].as<int>(), 1);
   EXPECT_EQ(j["parsed"]["nodes"].as<size_t>(), r.parsed.nodes);
@@ -44,6 +45,7 @@ TEST(DiffReportJson, ContractFields) {
   EXPECT_EQ(f["lost_lines"][0].as<int>(), 12);
   EXPECT_EQ(f["test"].as<std::string>(), "x < y");
   EXPECT_FALSE(f["elif"].as<bool>());
+  EXPECT_TRUE(f["counterexample"].IsNull());  // one set: no given set takes the else side
   EXPECT_FALSE(f["message"].as<std::string>().empty());
   EXPECT_TRUE(contains(f["fix"].as<std::string>(), "d2s run --mode parse"));
 
@@ -53,12 +55,14 @@ TEST(DiffReportJson, ContractFields) {
   EXPECT_EQ(cov["source"].as<std::string>(), "data");
   EXPECT_EQ(cov["sets"][0].as<std::string>(), "then");
   EXPECT_TRUE(j["agreement"][0]["agrees"].as<bool>());
+  EXPECT_FALSE(j["agreement"][0]["guard_failed"].as<bool>());
 
   const YAML::Node c = j["counterexamples"][0];
   EXPECT_EQ(c["kind"].as<std::string>(), "lost_branch");
   EXPECT_EQ(c["line"].as<int>(), 9);
   EXPECT_TRUE(c["found"].as<bool>());
   EXPECT_TRUE(c["differs"].as<bool>());
+  EXPECT_FALSE(c["given"].as<bool>());
   EXPECT_EQ(c["how"].as<std::string>(), "x * 10");
   EXPECT_EQ(c["inputs"]["x"]["shape"][0].as<int>(), 1);
   EXPECT_FLOAT_EQ(c["inputs"]["x"]["data"][0].as<float>(), 5.0f);
@@ -80,6 +84,23 @@ TEST(DiffReportJson, EveryKindsFields) {
   EXPECT_EQ(loop["source"].as<std::string>(), "data");
   EXPECT_EQ(loop["loop"].as<std::string>(), "for");
   EXPECT_EQ(j["coverage"]["loops"][0]["sets"][0]["max"].as<int>(), 2);
+  // All three sets: each set's count, and the first that differs as the counterexample.
+  j = YAML::Load(format_diff_json(diff_sample("scalar_input")));
+  const YAML::Node loops = j["findings"][2];
+  ASSERT_EQ(loops["set_trips"].size(), 3u);
+  EXPECT_EQ(loops["set_trips"][0].as<int>(), 2);
+  EXPECT_EQ(loops["set_trips"][1].as<int>(), 5);
+  EXPECT_EQ(loops["set_trips"][2].as<int>(), 0);
+  EXPECT_EQ(loops["counterexample"].as<int>(), 1);
+  EXPECT_EQ(j["verdict"].as<std::string>(), "lossy");
+  // Two sets taking both sides of foo1's if: the given set 1 is the counterexample.
+  j = YAML::Load(format_diff_json(diff_sample("foo1", -1, quick(true))));
+  EXPECT_EQ(j["findings"][0]["counterexample"].as<int>(), 1);
+  EXPECT_TRUE(j["counterexamples"][0]["given"].as<bool>());
+  EXPECT_EQ(j["counterexamples"][0]["base_set"].as<int>(), 1);
+  EXPECT_EQ(j["counterexamples"][0]["tries"].as<int>(), 0);
+  EXPECT_TRUE(j["agreement"][1]["guard_failed"].as<bool>());
+  EXPECT_EQ(j["agreement"][1]["line"].as<int>(), 9);
 
   j = YAML::Load(format_diff_json(diff_sample("print_branch", 0)));
   EXPECT_EQ(j["findings"][1]["kind"].as<std::string>(), "dropped_side_effect");
@@ -118,8 +139,12 @@ TEST(DiffReportText, SaysWhatHappenedAndWhatToDo) {
   text = format_diff_text(diff_sample("mlp"));
   EXPECT_TRUE(contains(text, ": TRACE-SAFE (entry MLP.forward, 2 input sets)")) << text;
   text = format_diff_text(diff_sample("foo1"));
-  EXPECT_TRUE(contains(text, ": TRACE-SAFE BY COVERAGE ONLY")) << text;
-  EXPECT_TRUE(contains(text, "set 1 DIFFERS")) << text;
+  EXPECT_TRUE(contains(text, ": NOT TRACE-SAFE (entry foo1, 2 input sets)")) << text;
+  EXPECT_FALSE(contains(text, "COVERAGE ONLY")) << text;
+  EXPECT_TRUE(contains(text, "Set 1 is such an input")) << text;
+  EXPECT_TRUE(contains(text, "counterexample: set 1, as given, run through the trace of set 0"))
+      << text;
+  EXPECT_TRUE(contains(text, "set 1 FAILS A GUARD")) << text;
   text = format_diff_text(diff_sample("foo2"));
   EXPECT_TRUE(contains(text, "samples/foo2.py:9:5: unrolled loop (info)")) << text;
   EXPECT_TRUE(contains(text, "fix: Nothing to fix.")) << text;
@@ -139,10 +164,21 @@ TEST(CheckReport, SummaryAndExitCode) {
   EXPECT_EQ(check_exit_code(models), 1);
   models.erase(models.begin() + 1);
   EXPECT_EQ(check_exit_code(models), 0);
-  // No lossy finding, but the trace of set 0 disagrees with the parsed graph on set 1.
+  // Both sets of foo1: set 1 takes the side set 0's trace lost.
   std::vector<CheckedModel> both{{"samples/foo1.py", diff_sample("foo1")}};
-  EXPECT_EQ(check_summary(both), "check: 1 model, 0 trace-safe, 0 lossy, 1 disagrees");
+  EXPECT_EQ(check_summary(both), "check: 1 model, 0 trace-safe, 1 lossy (1 finding)");
   EXPECT_EQ(check_exit_code(both), 1);
+  // No lossy finding, but the guarded trace of set 0 cannot run set 1 (a split's length).
+  std::vector<CheckedModel> split{
+      {"split.py", testing::diff_source("import torch\n\n\ndef f(x):\n"
+                                        "    return torch.stack(x.split(2)).sum(0)\n",
+                                        {{{"x", testing::t({4}, {1, 2, 3, 4})}},
+                                         {{"x", testing::t({6}, {1, 2, 3, 4, 5, 6})}}})}};
+  EXPECT_EQ(check_summary(split), "check: 1 model, 0 trace-safe, 0 lossy, 1 disagrees");
+  EXPECT_EQ(check_exit_code(split), 1);
+  EXPECT_TRUE(contains(format_check_github(split),
+                       "::warning file=split.py,line=5,title=d2s trace and parse disagree::"))
+      << format_check_github(split);
 }
 
 TEST(CheckReport, Text) {

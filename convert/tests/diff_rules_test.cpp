@@ -1,5 +1,6 @@
 // The finding rules on small programs written for each rule (diff_findings.cpp).
 #include "convert/tests/diff_test_util.h"
+#include "core/error.h"
 
 namespace d2s::convert {
 namespace {
@@ -72,7 +73,8 @@ TEST(DiffRules, ScalarInputDecisions) {
   const Finding* f = find(r, FindingKind::LostBranch, 6);
   ASSERT_TRUE(f);
   EXPECT_NE(f->message.find("scalar input"), std::string::npos) << f->message;
-  // With both values given, the branch is covered; the input is still baked.
+  // With both values given, the trace of set 0 still lost the else side: set 1, which
+  // takes it, is the counterexample; the input is baked.
   r = diff_source(std::string(kHeader) +
                       "def f(x: Tensor, flag: bool):\n"
                       "    if flag:\n"
@@ -80,7 +82,56 @@ TEST(DiffRules, ScalarInputDecisions) {
                       "    return x\n",
                   {{{"x", t({2}, {1, 2})}, {"flag", IValue(true)}},
                    {{"x", t({2}, {1, 2})}, {"flag", IValue(false)}}});
-  EXPECT_EQ(kinds_lines(r), (std::vector<KindLine>{{"baked_value", 5}}));
+  EXPECT_EQ(kinds_lines(r), (std::vector<KindLine>{{"baked_value", 5}, {"lost_branch", 6}}));
+  f = find(r, FindingKind::LostBranch, 6);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->counterexample, std::optional<size_t>(1));
+}
+
+// The number of pieces of a split depends on a size: the trace unpacks that many, so
+// it guards the list's length. No finding is lossy, yet the guarded trace cannot run
+// set 1: the verdict is `disagrees`, and check fails.
+TEST(DiffRules, SplitLengthIsGuardedAndDisagrees) {
+  const std::string program = std::string(kHeader) +
+                              "def f(x: Tensor):\n"                           // 5
+                              "    return torch.stack(x.split(2)).sum(0)\n";  // 6
+  DiffReport r =
+      diff_source(program, {{{"x", t({4}, {1, 2, 3, 4})}}, {{"x", t({6}, {1, 2, 3, 4, 5, 6})}}});
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_TRUE(r.trace_safe);
+  ASSERT_EQ(r.agreement.size(), 2u);
+  EXPECT_TRUE(r.agreement[0].agrees);
+  EXPECT_FALSE(r.agreement[1].agrees);
+  EXPECT_TRUE(r.agreement[1].guard_failed);
+  EXPECT_EQ(r.agreement[1].line, 6);
+  EXPECT_NE(r.agreement[1].detail.find("'x.split(2)' was 2 when traced, is 3 now"),
+            std::string::npos)
+      << r.agreement[1].detail;
+  EXPECT_EQ(r.verdict(), Verdict::Disagrees);
+  const std::string text = format_diff_text(r);
+  EXPECT_NE(text.find(": DISAGREES (entry f, 2 input sets)"), std::string::npos) << text;
+  EXPECT_NE(text.find("set 1 FAILS A GUARD"), std::string::npos) << text;
+  // Same sizes: the guard holds and the verdict is trace-safe.
+  r = diff_source(program, {{{"x", t({4}, {1, 2, 3, 4})}}, {{"x", t({4}, {4, 3, 2, 1})}}});
+  EXPECT_EQ(r.verdict(), Verdict::TraceSafe);
+}
+
+// Every set ran eagerly; a parsed graph that cannot run one is a limit of the parse
+// route (exit 2 with its error), never a `disagrees` verdict.
+TEST(DiffRules, ParsedGraphThatCannotRunIsAnError) {
+  const std::string program = std::string(kHeader) +
+                              "def f(x: Tensor, mask=None):\n"  // 5
+                              "    if mask is not None:\n"
+                              "        x = x * mask\n"  // 7
+                              "    return x.sum()\n";
+  try {
+    diff_source(program, {{{"x", t({2}, {1, 2})}}});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), 2);
+    EXPECT_EQ(e.range().line, 7);
+    EXPECT_NE(e.hint().find("its parsed graph does not"), std::string::npos) << e.hint();
+  }
 }
 
 TEST(DiffRules, StoredTruthValueIsBaked) {

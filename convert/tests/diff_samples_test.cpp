@@ -24,24 +24,26 @@ struct SampleSpec {
 
 const std::vector<SampleSpec>& specs() {
   static const std::vector<SampleSpec> s = {
-      // All sets together: a branch is lost only when no set takes it.
+      // All sets together: findings describe the trace of set 0; a side it did not take
+      // is lost even when another set takes it (that set is the counterexample).
       {"break_continue", -1, {{"baked_value", 8}, {"unrolled_loop", 11}}, false, false},
-      {"dynamic_model", -1, {{"dropped_side_effect", 17}}, false, false},
-      {"early_return", -1, {}, true, false},
-      {"foo1", -1, {}, true, false},
+      {"dynamic_model", -1, {{"dropped_side_effect", 17}, {"lost_branch", 19}}, false, false},
+      {"early_return", -1, {{"lost_branch", 9}}, false, false},
+      {"foo1", -1, {{"lost_branch", 9}}, false, false},
       {"foo2", -1, {{"unrolled_loop", 9}}, true, true},
-      {"item_arith", -1, {{"baked_value", 9}, {"baked_value", 10}}, false, false},
+      {"item_arith",
+       -1,
+       {{"baked_value", 9}, {"baked_value", 10}, {"lost_branch", 12}},
+       false,
+       false},
       {"layer_norm_gelu", -1, {}, true, true},
       {"mlp", -1, {}, true, true},
       {"module_helper", -1, {{"unrolled_loop", 21}}, true, true},
-      {"nested_ifs", -1, {}, true, false},
-      {"print_branch",
-       -1,
-       {{"dropped_side_effect", 10}, {"dropped_side_effect", 13}},
-       false,
-       false},
-      {"rnn_cell", -1, {}, true, false},
-      {"rnn_cell_backward", -1, {}, true, false},
+      {"nested_ifs", -1, {{"lost_branch", 9}, {"lost_branch", 10}}, false, false},
+      // The print on line 13 is in the side set 0 did not take: part of that finding.
+      {"print_branch", -1, {{"lost_branch", 9}, {"dropped_side_effect", 10}}, false, false},
+      {"rnn_cell", -1, {{"lost_branch", 10}}, false, false},
+      {"rnn_cell_backward", -1, {{"lost_branch", 12}}, false, false},
       {"scalar_input",
        -1,
        {{"baked_value", 8}, {"baked_value", 8}, {"unrolled_loop", 10}},
@@ -244,24 +246,84 @@ TEST(DiffSamples, BakedValues) {
 }
 
 TEST(DiffSamples, DroppedPrints) {
-  DiffReport r = diff_sample("print_branch");
-  for (int line : {10, 13}) {
+  for (int set : {0, 1}) {
+    const int line = set == 0 ? 10 : 13;  // the print in the side the set takes
+    DiffReport r = diff_sample("print_branch", set);
     const Finding* f = find(r, FindingKind::DroppedSideEffect, line);
     ASSERT_TRUE(f) << line;
     EXPECT_EQ(f->op, "prim::Print");
     EXPECT_EQ(f->severity, Severity::Lossy);
   }
+  // Both sets: only set 0's trace is described; the print of the side set 1 takes is
+  // part of the lost branch.
+  DiffReport both = diff_sample("print_branch");
+  EXPECT_TRUE(find(both, FindingKind::DroppedSideEffect, 10));
+  EXPECT_FALSE(find(both, FindingKind::DroppedSideEffect, 13));
+  const Finding* lost = find(both, FindingKind::LostBranch, 9);
+  ASSERT_TRUE(lost);
+  EXPECT_EQ(lost->lost_lines, std::vector<int>{13});
   // The print under `if self.training:` (a constant: no finding for the if itself).
-  r = diff_sample("dynamic_model");
+  DiffReport r = diff_sample("dynamic_model");
   const Finding* f = find(r, FindingKind::DroppedSideEffect, 17);
   ASSERT_TRUE(f);
   EXPECT_EQ(f->range.col, 13);
   EXPECT_EQ(r.ifs.size(), 1u);  // only the data-dependent if at line 19
 }
 
+// Findings describe the trace of set 0: another set taking the side it lost does not
+// cover that side, it proves the trace wrong (issue 15: the rnn_cell and foo1 samples
+// were "trace-safe by coverage only", with no lossy finding).
+TEST(DiffSamples, AnotherSetTakingTheLostSideIsTheCounterexample) {
+  for (const char* name : {"foo1", "rnn_cell", "dynamic_model"}) {
+    SCOPED_TRACE(name);
+    DiffReport r = diff_sample(name);
+    ASSERT_EQ(r.ifs.size(), 1u);
+    const Finding* f = find(r, FindingKind::LostBranch, r.ifs[0].range.line);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::Lossy);
+    EXPECT_EQ(f->counterexample, std::optional<size_t>(1));
+    EXPECT_NE(f->message.find("Set 1 is such an input"), std::string::npos) << f->message;
+    EXPECT_FALSE(r.trace_safe);
+    EXPECT_EQ(r.verdict(), Verdict::Lossy);
+    // The given set, run through the plain trace of set 0, is the counterexample.
+    const Counterexample* c = nullptr;
+    for (const Counterexample& x : r.counterexamples) {
+      if (x.range.line == f->range.line) c = &x;
+    }
+    ASSERT_TRUE(c);
+    EXPECT_TRUE(c->given);
+    EXPECT_TRUE(c->found);
+    EXPECT_TRUE(c->differs);
+    EXPECT_EQ(c->base_set, 1u);
+    EXPECT_EQ(c->tries, 0);
+  }
+  // foo1 set 1 alone: the then side is lost and no set takes it; the search runs.
+  DiffReport one = diff_sample("foo1", 1);
+  const Finding* f = find(one, FindingKind::LostBranch, 9);
+  ASSERT_TRUE(f);
+  EXPECT_FALSE(f->counterexample);
+}
+
+TEST(DiffSamples, TripCountsThatDifferBetweenSetsAreLossy) {
+  DiffReport r = diff_sample("shape_loop");
+  const Finding* f = find(r, FindingKind::UnrolledLoop, 11);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, Severity::Lossy);
+  EXPECT_EQ(f->trips, 3);
+  EXPECT_EQ(f->set_trips, (std::vector<std::optional<int64_t>>{3, 5}));
+  EXPECT_EQ(f->counterexample, std::optional<size_t>(1));
+  EXPECT_NE(f->message.find("Set 1 runs it 5 times"), std::string::npos) << f->message;
+  // A constant count is the same in every set: info, no counterexample.
+  r = diff_sample("foo2");
+  f = find(r, FindingKind::UnrolledLoop, 9);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, Severity::Info);
+  EXPECT_FALSE(f->counterexample);
+  EXPECT_EQ(r.verdict(), Verdict::TraceSafe);
+}
+
 TEST(DiffSamples, MergedCoverage) {
   DiffReport r = diff_sample("foo1");
-  EXPECT_FALSE(find(r, FindingKind::LostBranch, 9));
   ASSERT_EQ(r.ifs.size(), 1u);
   EXPECT_EQ(r.ifs[0].range.line, 9);
   EXPECT_EQ(r.ifs[0].arms, (std::vector<uint8_t>{1, 2}));  // set 0 then, set 1 else
@@ -270,7 +332,8 @@ TEST(DiffSamples, MergedCoverage) {
   EXPECT_FALSE(r.agreement[1].agrees);
 
   r = diff_sample("nested_ifs");
-  EXPECT_TRUE(r.findings.empty());
+  // The elif at line 14 is not in set 0's trace: part of the lost else of line 9.
+  EXPECT_EQ(kinds_lines(r), (std::vector<KindLine>{{"lost_branch", 9}, {"lost_branch", 10}}));
   ASSERT_EQ(r.ifs.size(), 3u);
   EXPECT_EQ(r.ifs[0].arms, (std::vector<uint8_t>{1, 1, 2, 2}));  // if s > 0
   EXPECT_EQ(r.ifs[1].arms, (std::vector<uint8_t>{1, 2, 0, 0}));  // if y.mean() > 0
@@ -296,7 +359,7 @@ TEST(DiffSamples, SizesAndCounts) {
   EXPECT_EQ(r.parsed.ifs, 1u);
   EXPECT_EQ(r.parsed.loops, 0u);
   EXPECT_GT(r.parsed.nodes, r.traced.nodes);
-  EXPECT_EQ(r.traced.guards, 4u);  // three input shapes and `x < y`
+  EXPECT_EQ(r.traced.guards, 4u);  // three input ranks and `x < y`
   EXPECT_GT(r.traced.guarded_nodes, r.traced.nodes);
 
   r = diff_sample("dynamic_model", 0);

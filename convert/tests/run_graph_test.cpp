@@ -296,11 +296,19 @@ TEST(RunGraph, TracedScalarInputsAreGuardedOrBaked) {
 
 TEST(RunGraph, TracedShapesAreTheGuardsBusiness) {
   TraceResult r = trace(kFoo1, {{"x", t({1}, {0})}, {"y", t({1}, {1})}, {"z", t({1}, {0})}}, true);
+  // Another rank: the rank guard stops it (exit 1).
   auto [msg, code] = error_of([&] {
-    run_graph(*r.graph, {{"x", t({2}, {0, 0})}, {"y", t({2}, {1, 1})}, {"z", t({1}, {0})}});
+    run_graph(*r.graph, {{"x", t({1, 1}, {0})}, {"y", t({1, 1}, {1})}, {"z", t({1}, {0})}});
   });
   EXPECT_EQ(code, 1);
-  EXPECT_TRUE(has(msg, "had shape [1] when traced, has [2] now")) << msg;
+  EXPECT_TRUE(has(msg, "'x' had 1 dimensions when traced, has 2 now")) << msg;
+  // Other sizes are not guarded (none was baked): the graph does what eager does, here
+  // the truth value of a two-element `x < y`, an error (exit 2) as in PyTorch.
+  auto [msg2, code2] = error_of([&] {
+    run_graph(*r.graph, {{"x", t({2}, {0, 0})}, {"y", t({2}, {1, 1})}, {"z", t({1}, {0})}});
+  });
+  EXPECT_EQ(code2, 2);
+  EXPECT_TRUE(has(msg2, "Boolean value of Tensor with more than one value is ambiguous")) << msg2;
 }
 
 TEST(RunGraph, InputsAreNotChangedByInPlaceOps) {

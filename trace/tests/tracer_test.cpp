@@ -79,7 +79,9 @@ TEST(Tracer, WithoutGuardsTheTraceGivesTheTracedBranchsWrongAnswer) {
   ir::verify(g);
 }
 
-TEST(Tracer, InputsAreTypedAndShapeGuarded) {
+// A trace guards only what it baked (contract §2): each tensor input's rank, not its
+// sizes, which a guard of their own covers where Python code used them.
+TEST(Tracer, InputsAreTypedAndRankGuarded) {
   Tensor x = floats({1, 2}, {1, 2});
   Tensor y = floats({1, 2}, {3, 4});
   Traced t = trace(kFoo1, {{"x", x}, {"y", y}});
@@ -88,18 +90,24 @@ TEST(Tracer, InputsAreTypedAndShapeGuarded) {
   EXPECT_EQ(g.inputs()[0]->debug_name(), "x");
   EXPECT_EQ(g.inputs()[0]->type().str(), "Tensor[1, 2]");
   EXPECT_EQ(g.inputs()[1]->debug_name(), "y");
-  int shape_guards = 0;
+  int rank_guards = 0;
   for (const ir::Node* n : nodes_of(g, ir::kind::Guard)) {
-    if (attr_str(n, "what") != "shape") continue;
-    ++shape_guards;
-    EXPECT_EQ(n->input(0)->node()->kind(), "aten::size");
-    EXPECT_EQ(n->attr("seen")->to_int_list(), (std::vector<int64_t>{1, 2}));
+    EXPECT_NE(attr_str(n, "what"), "shape");
+    if (attr_str(n, "what") != "rank") continue;
+    ++rank_guards;
+    EXPECT_EQ(n->input(0)->node()->kind(), "aten::dim");
+    EXPECT_EQ(n->attr("seen")->to_int(), 2);
   }
-  EXPECT_EQ(shape_guards, 2);
-  // Another shape: the shape guard fails first, with exit code 1.
-  Error e = guard_failure(g, {floats({2, 2}, {1, 1, 1, 1}), floats({2, 2}, {1, 1, 1, 1})});
+  EXPECT_EQ(rank_guards, 2);
+  EXPECT_TRUE(nodes_of(g, "aten::size").empty()) << ir::print_graph(g);
+  // Other sizes, same path: the graph runs (x.mean() > 0.5 still holds).
+  ValueList out = run_graph(g, {floats({2, 2}, {1, 1, 1, 1}), floats({2, 2}, {1, 2, 3, 4})});
+  EXPECT_EQ(out[0].to_tensor().shape(), (Shape{2, 2}));
+  // Another rank: the rank guard fails, with exit code 1.
+  Error e = guard_failure(g, {floats({2}, {1, 1}), floats({2}, {1, 1})});
   EXPECT_EQ(e.exit_code(), 1);
-  EXPECT_NE(e.message().find("shape"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("'x' had 2 dimensions when traced, has 1 now"), std::string::npos)
+      << e.message();
   EXPECT_EQ(t.result.log.guards, 3);
 }
 
@@ -125,10 +133,40 @@ TEST(Tracer, SizeFlowingIntoViewStaysSymbolic) {
   EXPECT_EQ(out[0].to_tensor().shape(), (Shape{5, 12}));
   ir::verify(g);
 
-  // With guards the same graph refuses the other shape.
+  // With guards too: the batch size stayed symbolic, so nothing guards it (issue 15:
+  // the guarded trace refused another batch size); only the rank is guarded.
   Traced guarded = trace(src, {{"x", x}});
   EXPECT_EQ(nodes_of(guarded.graph(), "aten::view").size(), 1u);
-  EXPECT_EQ(guard_failure(guarded.graph(), {Tensor::zeros({5, 3, 4})}).exit_code(), 1);
+  out = run_graph(guarded.graph(), {Tensor::zeros({5, 3, 4})});
+  EXPECT_EQ(out[0].to_tensor().shape(), (Shape{5, 12}));
+  EXPECT_EQ(guard_failure(guarded.graph(), {Tensor::zeros({5, 12})}).exit_code(), 1);
+}
+
+// A size Python code used keeps a guard of its own: a trip count, and the number of
+// pieces a split gives (the trace unpacks that many).
+TEST(Tracer, SizesPythonUsedStayGuarded) {
+  Traced loop = trace(
+      "import torch\n"
+      "def f(x):\n"
+      "    s = x[0]\n"
+      "    for i in range(x.size(0)):\n"
+      "        s = s + x[i]\n"
+      "    return s\n",
+      {{"x", Tensor::zeros({3, 2})}});
+  Error e = guard_failure(loop.graph(), {Tensor::zeros({4, 2})});
+  EXPECT_EQ(e.exit_code(), 1);
+  EXPECT_NE(e.message().find("was 3 when traced, is 4 now"), std::string::npos) << e.message();
+  EXPECT_EQ(run_graph(loop.graph(), {Tensor::zeros({3, 5})})[0].to_tensor().shape(), (Shape{5}));
+
+  Traced split = trace(
+      "import torch\n"
+      "def f(x):\n"
+      "    return torch.stack(x.split(2)).sum(0)\n",
+      {{"x", Tensor::zeros({4})}});
+  e = guard_failure(split.graph(), {Tensor::zeros({6})});
+  EXPECT_EQ(e.exit_code(), 1);
+  EXPECT_NE(e.message().find("'x.split(2)' was 2 when traced, is 3 now"), std::string::npos)
+      << e.message();
 }
 
 TEST(Tracer, ArithmeticOnSizesIsRecorded) {
