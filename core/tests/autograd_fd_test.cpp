@@ -314,8 +314,7 @@ ValueList deep_copy(const ValueList& args) {
 }
 
 bool is_inplace(const OpDef& def) {
-  const std::string& n = def.schema.name;
-  return n.back() == '_' && n[n.size() - 2] != '_';
+  return def.mutates;  // the schema marks self `Tensor(a!)`
 }
 
 // sum_k sum(output_k * weight_k) in double; the weights are fixed per output.
