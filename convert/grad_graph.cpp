@@ -353,7 +353,18 @@ void remove_mutation(Graph& graph) {
                   n->range(), "write it out of place; `d2s run --grad` runs it as written");
     }
     Value* self = n->input(0);
-    if (self->node()->owning_block() != block && self->node() != block->param_node()) {
+    // Only a value computed in the write's own block, or a graph input written at the
+    // top level: a loop-carried value or one from an enclosing block would need the new
+    // value carried out of the loop or branch.
+    const bool own = self->node()->kind() != kind::Param && self->node()->owning_block() == block;
+    const bool top_input = block == graph.block() && self->node() == block->param_node();
+    if (!own && !top_input && block->owning_node() && block->owning_node()->kind() == kind::Loop) {
+      throw Error("d2s grad: prim::Loop is not supported yet in a static backward graph",
+                  block->owning_node()->range(),
+                  "use `d2s run --grad`, which differentiates loops at run time, or a trace "
+                  "(its loops are unrolled)");
+    }
+    if (!own && !top_input) {
       throw Error(
           "d2s grad: an in-place write inside a branch or loop to a value from outside "
           "it is not supported in a static backward graph",
