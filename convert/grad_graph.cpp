@@ -392,7 +392,13 @@ void remove_mutation(Graph& graph) {
 
     ir::WithInsertPoint guard(graph, n);
     std::vector<Value*> inputs = n->inputs();
-    if (op == "aten::expand_as") inputs = {n->input(1), self};
+    if (op == "aten::expand_as") {
+      // Only self's shape is read: detached, it takes no gradient (the write discards
+      // its old value), as copy_'s derivative gives it none that flows.
+      Node* shape_of = graph.insert("aten::detach", {self}, 1, n->range());
+      shape_of->output()->set_type(self->type());
+      inputs = {n->input(1), shape_of->output()};
+    }
     if (op == "aten::zeros_like") inputs = {self};
     Node* pure = graph.insert(op, inputs, 1, n->range());
     if (!overload.empty()) pure->set_overload(overload);
