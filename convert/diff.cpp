@@ -8,6 +8,7 @@
 
 #include "convert/diff_internal.h"
 #include "core/error.h"
+#include "core/ir_effects.h"
 #include "core/op_registry.h"
 #include "trace/tracer.h"
 
@@ -145,30 +146,13 @@ std::unique_ptr<ir::Graph> copy_trace(const ir::Graph& g) {
   return out;
 }
 
-// A node the plain trace would not have: its results are unused and it has no effect
-// (what the tracer's own dead-code pass drops: guards, prints, raises, in-place and
-// random ops stay).
-bool removable(const ir::Node& n) {
-  for (const ir::Value* out : n.outputs()) {
-    if (out->has_uses()) return false;
-  }
-  const std::string& k = n.kind();
-  if (k == ir::kind::Guard || k == ir::kind::Print || k == ir::kind::RaiseException) return false;
-  if (k.rfind("prim::", 0) == 0) return true;
-  const bool dunder = k.size() >= 2 && k.compare(k.size() - 2, 2, "__") == 0;
-  if (!dunder && !k.empty() && k.back() == '_') return false;
-  const OpDef* op =
-      OpRegistry::builtin().find_qualified(n.overload().empty() ? k : k + "." + n.overload());
-  return op && !op->is_random;
-}
-
 // The guarded trace made plain (what --no-guards gives): its guards dropped, then
 // what only they used. A trace is one flat block, so one backward pass finds it all.
 void strip_guards(ir::Graph& graph) {
   ir::Block* top = graph.block();
   for (ir::Node* n = top->return_node()->prev(); n && n != top->param_node();) {
     ir::Node* prev = n->prev();
-    if (n->kind() == ir::kind::Guard || removable(*n)) n->destroy();
+    if (n->kind() == ir::kind::Guard || ir::removable_when_unused(*n)) n->destroy();
     n = prev;
   }
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/ir_effects.h"
 #include "core/ir_verify.h"
 #include "core/op_registry.h"
 
@@ -304,6 +305,118 @@ class BackwardBuilder {
   std::unordered_set<const Value*> need_;  // grows with the clones of needing values
 };
 
+// The out-of-place op a write computes, for the functional form of the graph: the
+// written argument's new value. aten::add_.Tensor → aten::add.Tensor (TorchScript's
+// RemoveMutation pairs them the same way); copy_, fill_ and zero_ overwrite, so their
+// value is the source broadcast to self, a full_like, a zeros_like.
+std::pair<std::string, std::string> functional_form(const Node& n) {
+  const std::string& k = n.kind();
+  if (k == "aten::copy_") return {"aten::expand_as", ""};
+  if (k == "aten::fill_") return {"aten::full_like", ""};
+  if (k == "aten::zero_") return {"aten::zeros_like", ""};
+  const std::string base = k.substr(0, k.size() - 1);
+  const OpRegistry& reg = OpRegistry::builtin();
+  if (!k.empty() && k.back() == '_' && reg.find(base, n.overload())) return {base, n.overload()};
+  return {"", ""};
+}
+
+// The node of `block` that holds `n` (n itself, or the node whose blocks nest it).
+Node* holder_in(Block* block, Node* n) {
+  while (n && n->owning_block() != block) {
+    Block* b = n->owning_block();
+    n = b ? b->owning_node() : nullptr;
+  }
+  return n;
+}
+
+// Makes every in-place write functional, so that the graph can be differentiated as
+// dataflow: `%o = aten::add_(%y, %z)` becomes `%o = aten::add(%y, %z)` and every read of
+// %y after it (in its block, and in the blocks of later nodes) reads %o. A write that
+// this cannot express is an error: into a value of an enclosing block (from an If arm
+// or a loop body), or into a tensor that a list or tuple also holds (a later read
+// through the list would keep the old value).
+void remove_mutation(Graph& graph) {
+  std::vector<std::pair<Block*, Node*>> todo;
+  std::vector<Block*> blocks = {graph.block()};
+  while (!blocks.empty()) {
+    Block* b = blocks.back();
+    blocks.pop_back();
+    for (Node* n : b->nodes()) {
+      if (ir::mutates_inputs(*n)) todo.emplace_back(b, n);
+      for (Block* inner : n->blocks()) blocks.push_back(inner);
+    }
+  }
+  for (auto [block, n] : todo) {
+    const auto [op, overload] = functional_form(*n);
+    if (op.empty() || n->inputs().empty()) {
+      throw Error("d2s grad: the in-place " + n->kind() + " has no out-of-place form here",
+                  n->range(), "write it out of place; `d2s run --grad` runs it as written");
+    }
+    Value* self = n->input(0);
+    // Only a value computed in the write's own block, or a graph input written at the
+    // top level: a loop-carried value or one from an enclosing block would need the new
+    // value carried out of the loop or branch.
+    const bool own = self->node()->kind() != kind::Param && self->node()->owning_block() == block;
+    const bool top_input = block == graph.block() && self->node() == block->param_node();
+    if (!own && !top_input && block->owning_node() && block->owning_node()->kind() == kind::Loop) {
+      throw Error("d2s grad: prim::Loop is not supported yet in a static backward graph",
+                  block->owning_node()->range(),
+                  "use `d2s run --grad`, which differentiates loops at run time, or a trace "
+                  "(its loops are unrolled)");
+    }
+    if (!own && !top_input) {
+      throw Error(
+          "d2s grad: an in-place write inside a branch or loop to a value from outside "
+          "it is not supported in a static backward graph",
+          n->range(), "write it out of place (`y = y + x`); `d2s run --grad` runs it");
+    }
+    // Program order of the block's nodes, to tell the reads after the write.
+    std::unordered_map<const Node*, size_t> position;
+    size_t i = 0;
+    for (Node* m : block->nodes()) position[m] = i++;
+    position[block->return_node()] = i;
+    const size_t at = position[n];
+    auto after_write = [&](Node* user) {
+      Node* h = user == block->return_node() ? user : holder_in(block, user);
+      return h && position.count(h) && position[h] > at;
+    };
+    for (const ir::Use& u : self->uses()) {
+      const std::string& k = u.user->kind();
+      if ((k == kind::ListConstruct || k == kind::TupleConstruct) && !after_write(u.user)) {
+        throw Error(
+            "d2s grad: an in-place write to a tensor that a list or tuple also holds "
+            "is not supported in a static backward graph",
+            n->range(), "write it out of place; `d2s run --grad` runs it as written");
+      }
+    }
+
+    ir::WithInsertPoint guard(graph, n);
+    std::vector<Value*> inputs = n->inputs();
+    if (op == "aten::expand_as") {
+      // Only self's shape is read: detached, it takes no gradient (the write discards
+      // its old value), as copy_'s derivative gives it none that flows.
+      Node* shape_of = graph.insert("aten::detach", {self}, 1, n->range());
+      shape_of->output()->set_type(self->type());
+      inputs = {n->input(1), shape_of->output()};
+    }
+    if (op == "aten::zeros_like") inputs = {self};
+    Node* pure = graph.insert(op, inputs, 1, n->range());
+    if (!overload.empty()) pure->set_overload(overload);
+    Value* value = pure->output();
+    value->set_type(self->type());
+    value->set_debug_name(self->debug_name());
+    std::vector<std::pair<Node*, size_t>> later;
+    for (const ir::Use& u : self->uses()) {
+      if (u.user != n && u.user != pure && after_write(u.user)) {
+        later.emplace_back(u.user, u.offset);
+      }
+    }
+    for (auto [user, offset] : later) user->replace_input(offset, value);
+    n->output()->replace_all_uses_with(value);
+    n->destroy();
+  }
+}
+
 }  // namespace
 
 void build_backward_graph(Graph& graph) {
@@ -311,6 +424,7 @@ void build_backward_graph(Graph& graph) {
     throw Error("the graph has no outputs, so `d2s grad` has nothing to differentiate",
                 SourceRange(), "return the loss from the entry");
   }
+  remove_mutation(graph);
   const std::unordered_set<const Value*> need = values_needing_grad(graph);
   std::vector<Node*> forward;
   for (Node* n : graph.block()->nodes()) forward.push_back(n);

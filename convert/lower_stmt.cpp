@@ -37,6 +37,22 @@ bool has_return(const ast::Body& body) {
   return false;
 }
 
+// The in-place op behind `op=` on a tensor (Tensor.__iadd__ is add_), or null.
+const char* inplace_op(ast::BinOpKind op) {
+  switch (op) {
+    case ast::BinOpKind::Add:
+      return "aten::add_";
+    case ast::BinOpKind::Sub:
+      return "aten::sub_";
+    case ast::BinOpKind::Mul:
+      return "aten::mul_";
+    case ast::BinOpKind::Div:
+      return "aten::div_";
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace
 
 void Lowerer::lower_body(const ast::Body& body) {
@@ -144,9 +160,7 @@ void Lowerer::assign_target(const ast::Expr& target, const Sugared& value,
       return;
     }
     case ast::ExprKind::Subscript:
-      fail("assigning to an item or slice (x[i] = ...) is not supported by the parse route",
-           target.range,
-           "build a new value instead, e.g. with torch.where, torch.cat or a new tuple");
+      return assign_tensor_item(target.as<ast::Subscript>(), as_value(value, range));
     case ast::ExprKind::Attribute:
       fail("assigning to an attribute is not supported by the parse route", target.range,
            "module attributes are frozen when the module is converted; use a local variable");
@@ -156,15 +170,32 @@ void Lowerer::assign_target(const ast::Expr& target, const Sugared& value,
 }
 
 void Lowerer::lower_aug_assign(const ast::AugAssign& stmt) {
-  if (stmt.target->kind != ast::ExprKind::Name) {
-    fail("augmented assignment to an item or attribute is not supported by the parse route",
+  if (stmt.target->kind != ast::ExprKind::Name && stmt.target->kind != ast::ExprKind::Subscript) {
+    fail("augmented assignment to an attribute is not supported by the parse route",
          stmt.target->range, "assign the result to a variable instead");
   }
-  // `s += x` rebinds s to an out-of-place result. PyTorch updates a tensor in place;
-  // the two differ only when another name aliases the same tensor (documented).
   ir::Value* current = emit_expr(*stmt.target);
   ir::Value* rhs = emit_expr(*stmt.value);
   SourceRange range = SourceRange::span(stmt.target->range, stmt.value->range);
+  if (stmt.target->kind == ast::ExprKind::Subscript) {
+    // `x[i] += v`: the item (a copy) updated, then written back as `x[i] = item`, as the
+    // eager interpreter does it.
+    const char* inplace = inplace_op(stmt.op);
+    ir::Value* item = inplace && current->type().is_tensor()
+                          ? (emit_op(inplace, {current, rhs}, range), current)
+                          : emit_binop(stmt.op, current, rhs, range);
+    assign_tensor_item(stmt.target->as<ast::Subscript>(), item);
+    return;
+  }
+  // `t += x` on a tensor is Tensor.__iadd__, add_: t is written in place and the name
+  // keeps its value, so every alias of the tensor (another name, a list or tuple that
+  // holds it) sees the write, as in eager PyTorch and TorchScript. Other operators
+  // (`//=`, `**=`, ...) have no in-place form on tensors and, like every `op=` on a
+  // Python number, rebind the name to a new value.
+  if (const char* inplace = inplace_op(stmt.op); inplace && current->type().is_tensor()) {
+    emit_op(inplace, {current, rhs}, range);
+    return;
+  }
   ir::Value* result = emit_binop(stmt.op, current, rhs, range);
   if (result->debug_name().empty()) result->set_debug_name(stmt.target->as<ast::Name>().id);
   env_->set_value(stmt.target->as<ast::Name>().id, result);

@@ -132,4 +132,68 @@ ir::Value* Lowerer::index_tensor(ir::Value* v, const ast::Subscript& e) {
   return v;
 }
 
+void Lowerer::assign_tensor_item(const ast::Subscript& target, ir::Value* value) {
+  ir::Value* base = emit_expr(*target.value);
+  if (!base->type().is_tensor() && base->type().kind != TypeKind::Any) {
+    fail("assigning to an item of a " + base->type().str() + " is not supported by the parse route",
+         target.range, "build a new value instead, e.g. a new tuple");
+  }
+  struct Step {
+    const char* scatter;  // aten::select_scatter, aten::slice_scatter, or null (unsqueeze)
+    std::vector<ir::Value*> where;  // dim and the index or the slice bounds
+  };
+  std::vector<ir::Value*> views{base};
+  std::vector<Step> steps;
+  int64_t dim = 0;
+  for (const ast::ExprPtr& idx : target.indices) {
+    ir::Value* d = constant(IValue(dim), idx->range);
+    if (idx->kind == ast::ExprKind::Slice) {
+      const auto& sl = idx->as<ast::Slice>();
+      ++dim;
+      if (!sl.lower && !sl.upper && !sl.step) continue;  // `:`: the whole dimension
+      ir::Value* start = sl.lower ? emit_expr(*sl.lower) : constant(IValue(), idx->range);
+      ir::Value* end = sl.upper ? emit_expr(*sl.upper) : constant(IValue(), idx->range);
+      ir::Value* step = sl.step ? emit_expr(*sl.step) : constant(IValue(int64_t{1}), idx->range);
+      steps.push_back({"aten::slice_scatter", {d, start, end, step}});
+      views.push_back(emit_op("aten::slice", {views.back(), d, start, end, step}, target.range));
+      continue;
+    }
+    if (idx->kind == ast::ExprKind::None) {
+      steps.push_back({nullptr, {d}});
+      views.push_back(emit_op("aten::unsqueeze", {views.back(), d}, target.range));
+      ++dim;
+      continue;
+    }
+    ir::Value* i = emit_expr(*idx);
+    const TypeKind k = i->type().kind;
+    if (k != TypeKind::Int && k != TypeKind::Bool && k != TypeKind::Any) {
+      fail(
+          "an index of an item assignment must be an int, a slice or None in the parse "
+          "route, not " +
+              i->type().str(),
+          idx->range, "use torch.where to write where a mask holds");
+    }
+    steps.push_back({"aten::select_scatter", {d, i}});
+    views.push_back(emit_op("aten::select", {views.back(), d, i}, target.range));
+  }
+  const TypeKind vk = value->type().kind;
+  ir::Value* src;
+  if (vk == TypeKind::Int || vk == TypeKind::Float || vk == TypeKind::Bool) {
+    src = emit_op("aten::full_like", {views.back(), value}, target.range);
+  } else {
+    src = emit_op("aten::expand_as", {value, views.back()}, target.range);
+  }
+  for (size_t k = steps.size(); k-- > 0;) {
+    const Step& s = steps[k];
+    if (!s.scatter) {
+      src = emit_op("aten::squeeze", {src, s.where[0]}, target.range);
+      continue;
+    }
+    std::vector<ir::Value*> args = {views[k], src};
+    args.insert(args.end(), s.where.begin(), s.where.end());
+    src = emit_op(s.scatter, args, target.range);
+  }
+  emit_op("aten::copy_", {base, src}, target.range);
+}
+
 }  // namespace d2s::convert

@@ -129,6 +129,10 @@ class Lowerer {
   Sugared emit_subscript(const ast::Subscript& expr);
   ir::Value* index_sequence(ir::Value* v, const ast::Subscript& expr);
   ir::Value* index_tensor(ir::Value* v, const ast::Subscript& expr);
+  // `x[idx] = value` on a tensor, as the eager interpreter does it: the indexed part
+  // taken down the select/slice chain, value put into it with the *_scatter ops back up
+  // the chain, and the result written into x by aten::copy_ (so every alias sees it).
+  void assign_tensor_item(const ast::Subscript& target, ir::Value* value);
   ir::Value* emit_binop(ast::BinOpKind op, ir::Value* lhs, ir::Value* rhs,
                         const SourceRange& range);
   ir::Value* emit_unary(ast::UnaryOpKind op, ir::Value* v, const SourceRange& range);

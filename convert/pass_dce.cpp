@@ -2,23 +2,11 @@
 #include <unordered_set>
 
 #include "convert/passes.h"
-#include "core/op_registry.h"
+#include "core/ir_effects.h"
 
 namespace d2s::convert {
 
 namespace {
-
-bool is_random_op(const ir::Node& n) {
-  const OpRegistry& reg = OpRegistry::builtin();
-  if (!n.overload().empty()) {
-    if (const OpDef* def = reg.find(n.kind(), n.overload())) return def->is_random;
-  }
-  // Without a recorded overload, any random overload of the name counts.
-  for (const OpDef& def : reg.overloads(n.kind())) {
-    if (def.is_random) return true;
-  }
-  return false;
-}
 
 // An If output nobody reads: dropped from the If and from both arms' returns.
 bool drop_if_outputs(ir::Node* n) {
@@ -108,18 +96,10 @@ bool drop_loop_carried(ir::Node* n) {
   return changed;
 }
 
-// A node's own effect, without looking into its blocks.
+// A node's own effect, without looking into its blocks: prints, raises, guards, and
+// the ops the table marks as writing into an argument or drawing random numbers.
 bool own_side_effects(const ir::Node& n) {
-  const std::string& k = n.kind();
-  if (k == ir::kind::Print || k == ir::kind::RaiseException || k == ir::kind::Guard) return true;
-  if (k == ir::kind::If || k == ir::kind::Loop || k == ir::kind::Constant ||
-      k == ir::kind::TupleConstruct || k == ir::kind::TupleUnpack || k == ir::kind::TupleIndex ||
-      k == ir::kind::ListConstruct || k == ir::kind::ListUnpack || k == ir::kind::Uninitialized) {
-    return false;
-  }
-  // Registry ops are pure except the random ones; an unknown kind is kept.
-  if (OpRegistry::builtin().overloads(k).empty()) return true;
-  return is_random_op(n);
+  return ir::has_own_effects(n);
 }
 
 bool sweep(ir::Graph& graph) {

@@ -1,6 +1,7 @@
 // The autograd engine: recording at dispatch, and the iterative backward pass.
 #include "core/autograd.h"
 
+#include <cctype>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -55,9 +56,74 @@ GradEdge edge_to(const IValue& v) {
   return e;
 }
 
-bool is_inplace(const OpDef& op) {
-  const std::string& n = op.schema.name;
-  return n.size() > 1 && n.back() == '_' && n[n.size() - 2] != '_';
+// Bumps the version of every tensor the op wrote into (its `(a!)` arguments).
+void bump_written(const OpDef& op, const ValueList& args) {
+  for (size_t i : op.schema.written_arguments()) {
+    if (i < args.size() && args[i].is_tensor() && args[i].to_tensor().defined()) {
+      Tensor t = args[i].to_tensor();
+      t.bump_version();
+    }
+  }
+}
+
+bool is_written(const OpDef& op, size_t i) {
+  return i < op.schema.arguments.size() && op.schema.arguments[i].alias.is_write;
+}
+
+// Remembers the version of each tensor in `v` (a tensor, or the items of a list).
+void remember(std::vector<SavedVersion>& saved, const IValue& v, bool is_result) {
+  if (v.is_tensor() && v.to_tensor().defined()) {
+    saved.push_back({v.to_tensor(), v.to_tensor().version(), is_result});
+  } else if (v.is_list() || v.is_tuple()) {
+    for (const IValue& item : v.items()) remember(saved, item, is_result);
+  }
+}
+
+const char* tensor_type_name(DType d) {
+  switch (d) {
+    case DType::Float32:
+      return "torch.FloatTensor";
+    case DType::Int64:
+      return "torch.LongTensor";
+    case DType::Bool:
+      break;
+  }
+  return "torch.BoolTensor";
+}
+
+// The name PyTorch gives an op's backward node, as its messages and grad_fn=<...> show
+// it: aten::sigmoid and aten::relu_ → SigmoidBackward0, ReluBackward0.
+std::string backward_name(const OpDef& op) {
+  std::string base = op.schema.name.substr(op.schema.name.rfind(':') + 1);
+  while (!base.empty() && base.back() == '_') base.pop_back();
+  std::string out;
+  bool upper = true;
+  for (char c : base) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return out + "Backward0";
+}
+
+// PyTorch's check before a derivative runs: the data it reads is what the op saw.
+void check_saved_versions(const GradNode& node) {
+  for (const SavedVersion& s : node.saved) {
+    if (s.tensor.version() == s.version) continue;
+    throw Error(
+        std::string("RuntimeError: one of the variables needed for gradient computation has "
+                    "been modified by an inplace operation: [") +
+            tensor_type_name(s.tensor.dtype()) + " " + shape_str(s.tensor.shape()) + "]" +
+            (s.is_result ? ", which is output 0 of " + backward_name(*node.op) + "," : "") +
+            " is at version " + std::to_string(s.tensor.version()) + "; expected version " +
+            std::to_string(s.version) + " instead.",
+        SourceRange(),
+        "the tensor was written in place after " + node.op->schema.name +
+            " read it; write it out of place (`y = y + 1`) or clone it first");
+  }
 }
 
 // Sets the grad_fn of each float tensor of `result` (the op's result, returned to
@@ -133,29 +199,40 @@ GradModeGuard::~GradModeGuard() {
 }
 
 IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
-  if (!g_grad_mode || !any_requires_grad(args)) return op.kernel(ctx, args);
+  if (!g_grad_mode || !any_requires_grad(args)) {
+    IValue result = op.kernel(ctx, args);
+    if (op.mutates) bump_written(op, args);
+    return result;
+  }
   if (cuts_history(op)) {
     IValue result = data_only(op.kernel(ctx, args));
     for (Tensor t : float_tensors_of(result)) t.set_requires_grad(false);
     return result;
   }
-  if (is_inplace(op) && !args.empty() && args[0].is_tensor() &&
-      args[0].to_tensor().requires_grad()) {
-    throw Error(is_leaf(args[0].to_tensor())
-                    ? "RuntimeError: a leaf Variable that requires grad is being used in an "
-                      "in-place operation."
-                    : "an in-place operation (" + op.schema.name +
-                          ") on a tensor that requires grad is not supported by d2s's autograd",
-                SourceRange(), "write it out of place: `x = x + y` instead of `x += y`");
+  for (size_t i : op.schema.written_arguments()) {
+    if (i < args.size() && args[i].is_tensor() && args[i].to_tensor().requires_grad() &&
+        is_leaf(args[i].to_tensor())) {
+      throw Error(
+          "RuntimeError: a leaf Variable that requires grad is being used in an in-place "
+          "operation.",
+          SourceRange(),
+          "update it under `with torch.no_grad():`, or work on a copy (`x = x.clone()`)");
+    }
   }
   auto node = std::make_shared<GradNode>();
   node->op = &op;
   node->args.reserve(args.size());
   node->edges.resize(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
-    // An in-place op overwrites self: its derivative needs the value before.
-    const bool overwritten = i == 0 && is_inplace(op) && args[0].is_tensor();
-    node->args.push_back(overwritten ? IValue(args[0].to_tensor().clone()) : data_only(args[i]));
+    const bool reads = op.saved.argument(i);
+    if (is_written(op, i) && args[i].is_tensor()) {
+      // The op overwrites this argument: its derivative needs the value before, a
+      // private copy (nobody else can write it, so its version is not checked).
+      node->args.push_back(reads ? IValue(args[i].to_tensor().clone()) : data_only(args[i]));
+    } else {
+      node->args.push_back(data_only(args[i]));
+      if (reads) remember(node->saved, node->args.back(), false);
+    }
     if (args[i].is_list() || args[i].is_tuple()) {
       for (const IValue& item : args[i].items()) node->edges[i].push_back(edge_to(item));
     } else {
@@ -163,10 +240,19 @@ IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
     }
   }
   IValue result = op.kernel(ctx, args);
+  if (op.mutates) bump_written(op, args);
   if (float_tensors_of(result).empty()) return result;  // sizes, indices, masks: no grad
+  if (op.mutates) {
+    // The written tensor itself gets the node as its grad_fn, so that every handle
+    // of it (an alias, a list item, a graph value read later) sees the new history.
+    node->result = data_only(result);
+    if (op.saved.result) remember(node->saved, node->result, true);
+    attach(node, result);
+    return result;
+  }
   // An op returning its argument itself (contiguous, cpu on d2s's tensors): the same
   // tensor, history included, as PyTorch returns self.
-  if (!is_inplace(op) && result.is_tensor() && !args.empty() && args[0].is_tensor() &&
+  if (result.is_tensor() && !args.empty() && args[0].is_tensor() &&
       result.to_tensor().is_same(args[0].to_tensor())) {
     return result;
   }
@@ -174,6 +260,7 @@ IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
   // marking them must not give the argument a grad_fn.
   result = data_only(result);
   node->result = data_only(result);
+  if (op.saved.result) remember(node->saved, node->result, true);
   attach(node, result);
   return result;
 }
@@ -317,6 +404,7 @@ void backward(const Tensor& root, const Tensor& grad) {
                   "compute it under torch.no_grad() or on .detach()ed tensors, or see "
                   "docs/autograd.md for the ops that are");
     }
+    check_saved_versions(*node);
     ValueList input_grads = node->op->derivative(GradInputs{node->args, node->result, grads});
     for (size_t i = 0; i < node->edges.size(); ++i) {
       const auto& arg_edges = node->edges[i];

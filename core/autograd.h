@@ -15,9 +15,19 @@
 // mode off, and sums gradients per input. The graph is kept after backward (as
 // retain_graph=True): calling it twice accumulates twice.
 //
-// Saved values alias the tensors the op saw. An in-place op (add_, copy_, ...) on a
-// tensor that requires grad would make them stale, so it is an error while grad
-// mode is on, as PyTorch does for leaves.
+// In-place ops (those whose schema marks an argument `Tensor(a!)`: add_, mul_, relu_,
+// copy_, ...) follow PyTorch's rules. On a leaf that requires grad it is an error
+// while grad mode is on (PyTorch's message). Otherwise the op is recorded like any
+// other and its node becomes the written tensor's grad_fn, so every alias of the
+// tensor sees the new history: `total += w * x` in a loop chains one node per step.
+// Its derivative is taken on the value self had before the write (a copy is kept
+// when the derivative reads it, OpDef::saved).
+//
+// Saved values alias the tensors the op saw. Every in-place write bumps the written
+// tensor's version (Storage::version, shared with its views); a node remembers the
+// version of each tensor its derivative reads (OpDef::saved) and backward() fails,
+// with PyTorch's message, when one was overwritten since: "one of the variables needed
+// for gradient computation has been modified by an inplace operation".
 #pragma once
 
 #include <memory>
@@ -40,10 +50,18 @@ struct GradEdge {
   Tensor leaf;
 };
 
+// A tensor a node's derivative reads, with its version when the node saved it.
+struct SavedVersion {
+  Tensor tensor;  // a data alias
+  uint64_t version = 0;
+  bool is_result = false;  // the node's own output (else one of its arguments)
+};
+
 struct GradNode {
   const OpDef* op = nullptr;
-  ValueList args;  // bound arguments; tensors are data aliases without autograd
-  IValue result;   // the op's result, likewise
+  std::vector<SavedVersion> saved;  // checked by backward() before the derivative runs
+  ValueList args;                   // bound arguments; tensors are data aliases without autograd
+  IValue result;                    // the op's result, likewise
   // One entry per argument: edges for its tensors (one for a Tensor, one per item
   // of a Tensor[]; an edge with neither fn nor leaf gets no gradient).
   std::vector<std::vector<GradEdge>> edges;

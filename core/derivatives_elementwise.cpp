@@ -123,15 +123,20 @@ ValueList masked_fill_grad(In in) {
 }  // namespace
 
 void register_derivatives_elementwise(OpRegistry& r) {
-  r.set_derivative("aten::add.Tensor", add_grad);
-  r.set_derivative("aten::add_.Tensor", add_grad);
-  r.set_derivative("aten::sub.Tensor", sub_grad);
-  r.set_derivative("aten::sub_.Tensor", sub_grad);
-  r.set_derivative("aten::rsub.Tensor", [](In in) { return add_like(in, -1, 1); });
-  r.set_derivative("aten::mul.Tensor", mul_grad);
-  r.set_derivative("aten::mul_.Tensor", mul_grad);
-  r.set_derivative("aten::div.Tensor", div_grad);
-  r.set_derivative("aten::div_.Tensor", div_grad);
+  // What each formula reads (SavedData): sums read shapes only; a product reads both
+  // factors; a quotient the divisor and the result. An in-place form's self is the
+  // value before the write (core/autograd.cpp keeps a copy when it is read).
+  const SavedData nothing = SavedData::nothing();
+  r.set_derivative("aten::add.Tensor", add_grad, nothing);
+  r.set_derivative("aten::add_.Tensor", add_grad, nothing);
+  r.set_derivative("aten::sub.Tensor", sub_grad, nothing);
+  r.set_derivative("aten::sub_.Tensor", sub_grad, nothing);
+  r.set_derivative(
+      "aten::rsub.Tensor", [](In in) { return add_like(in, -1, 1); }, nothing);
+  r.set_derivative("aten::mul.Tensor", mul_grad, SavedData::args({0, 1}));
+  r.set_derivative("aten::mul_.Tensor", mul_grad, SavedData::args({0, 1}));
+  r.set_derivative("aten::div.Tensor", div_grad, SavedData::args({1}, /*result=*/true));
+  r.set_derivative("aten::div_.Tensor", div_grad, SavedData::args({1}, /*result=*/true));
   r.set_derivative("aten::div.Tensor_mode", zero_grad);
   r.set_derivative("aten::floor_divide", zero_grad);
   r.set_derivative("aten::remainder.Tensor", remainder_grad);

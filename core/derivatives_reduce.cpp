@@ -137,12 +137,20 @@ std::vector<int64_t> dims_arg(In in, size_t i) {
 }  // namespace
 
 void register_derivatives_reduce(OpRegistry& r) {
-  r.set_derivative("aten::sum", [](In in) { return sum_grad(in, all_dims(in.args[0]), false); });
-  r.set_derivative("aten::sum.dim_IntList",
-                   [](In in) { return sum_grad(in, dims_arg(in, 1), in.args[2].to_bool()); });
-  r.set_derivative("aten::mean", [](In in) { return mean_grad(in, all_dims(in.args[0]), false); });
-  r.set_derivative("aten::mean.dim",
-                   [](In in) { return mean_grad(in, dims_arg(in, 1), in.args[2].to_bool()); });
+  // A sum's and a mean's gradient is spread by shape: they read no data.
+  r.set_derivative(
+      "aten::sum", [](In in) { return sum_grad(in, all_dims(in.args[0]), false); },
+      SavedData::nothing());
+  r.set_derivative(
+      "aten::sum.dim_IntList",
+      [](In in) { return sum_grad(in, dims_arg(in, 1), in.args[2].to_bool()); },
+      SavedData::nothing());
+  r.set_derivative(
+      "aten::mean", [](In in) { return mean_grad(in, all_dims(in.args[0]), false); },
+      SavedData::nothing());
+  r.set_derivative(
+      "aten::mean.dim", [](In in) { return mean_grad(in, dims_arg(in, 1), in.args[2].to_bool()); },
+      SavedData::nothing());
   r.set_derivative("aten::prod", [](In in) { return prod_grad(in, all_dims(in.args[0]), false); });
   r.set_derivative("aten::prod.dim_int",
                    [](In in) { return prod_grad(in, dims_arg(in, 1), in.args[2].to_bool()); });

@@ -139,38 +139,55 @@ ValueList index_select_grad(In in) {
 }  // namespace
 
 void register_derivatives_shape(OpRegistry& r) {
+  // These formulas move the gradient by the arguments' shapes and index numbers: they
+  // read no tensor's data (index_select excepted: its index), so an in-place op on
+  // what they saw cannot make them wrong.
+  auto set = [&r](const std::string& name, Derivative d, SavedData saved = SavedData::nothing()) {
+    r.set_derivative(name, std::move(d), saved);
+  };
   for (const char* name :
        {"aten::reshape", "aten::view", "aten::view_as", "aten::reshape_as",
         "aten::flatten.using_ints", "aten::squeeze", "aten::squeeze.dim", "aten::unsqueeze"}) {
-    r.set_derivative(name, reshape_back);
+    set(name, reshape_back);
   }
   for (const char* name : {"aten::contiguous", "aten::clone", "aten::to.dtype", "aten::to.device",
                            "aten::to.other", "aten::type_as", "aten::cpu"}) {
-    r.set_derivative(name, identity);
+    set(name, identity);
   }
-  r.set_derivative("aten::expand", expand_grad);
-  r.set_derivative("aten::expand_as", expand_grad);
-  r.set_derivative("aten::repeat", repeat_grad);
-  r.set_derivative("aten::select.int", select_grad);
-  r.set_derivative("aten::slice.Tensor", slice_grad);
-  r.set_derivative("aten::select_scatter",
-                   [](In in) { return scatter_grad(in, "aten::select_scatter", "aten::select"); });
-  r.set_derivative("aten::slice_scatter",
-                   [](In in) { return scatter_grad(in, "aten::slice_scatter", "aten::slice"); });
-  r.set_derivative("aten::copy_", [](In in) {
-    return ValueList{IValue(), grad_for(in.args[1], in.grads[0]), IValue()};
+  set("aten::expand", expand_grad);
+  set("aten::expand_as", expand_grad);
+  set("aten::repeat", repeat_grad);
+  set("aten::select.int", select_grad);
+  set("aten::slice.Tensor", slice_grad);
+  set("aten::select_scatter",
+      [](In in) { return scatter_grad(in, "aten::select_scatter", "aten::select"); });
+  set("aten::slice_scatter",
+      [](In in) { return scatter_grad(in, "aten::slice_scatter", "aten::slice"); });
+  // An overwrite (copy_, fill_, zero_): the value self had gets a zero gradient (it no
+  // longer reaches the result), as PyTorch's zeros_like(grad); copy_'s source gets g.
+  auto overwritten = [](In in) {
+    ValueList out(in.args.size());
+    if (wants_grad(in.args[0])) out[0] = IValue(Tensor::zeros(in.args[0].to_tensor().shape()));
+    return out;
+  };
+  set("aten::copy_", [overwritten](In in) {
+    ValueList out = overwritten(in);
+    out[1] = grad_for(in.args[1], in.grads[0]);
+    return out;
   });
-  r.set_derivative("aten::cat", [](In in) { return cat_grad(in, false); });
-  r.set_derivative("aten::stack", [](In in) { return cat_grad(in, true); });
-  r.set_derivative("aten::chunk", [](In in) { return join_grad(in, 2, false); });
-  r.set_derivative("aten::split.Tensor", [](In in) { return join_grad(in, 2, false); });
-  r.set_derivative("aten::split.sizes", [](In in) { return join_grad(in, 2, false); });
-  r.set_derivative("aten::unbind.int", [](In in) { return join_grad(in, 1, true); });
-  r.set_derivative("aten::index_select", index_select_grad);
-  r.set_derivative("aten::tril", [](In in) {
+  set("aten::fill_.Scalar", overwritten);
+  set("aten::zero_", overwritten);
+  set("aten::cat", [](In in) { return cat_grad(in, false); });
+  set("aten::stack", [](In in) { return cat_grad(in, true); });
+  set("aten::chunk", [](In in) { return join_grad(in, 2, false); });
+  set("aten::split.Tensor", [](In in) { return join_grad(in, 2, false); });
+  set("aten::split.sizes", [](In in) { return join_grad(in, 2, false); });
+  set("aten::unbind.int", [](In in) { return join_grad(in, 1, true); });
+  set("aten::index_select", index_select_grad, SavedData::args({2}));
+  set("aten::tril", [](In in) {
     return first_only(in, op("aten::tril", {IValue(in.grads[0]), in.args[1]}));
   });
-  r.set_derivative("aten::triu", [](In in) {
+  set("aten::triu", [](In in) {
     return first_only(in, op("aten::triu", {IValue(in.grads[0]), in.args[1]}));
   });
 }

@@ -13,6 +13,7 @@ using Pointwise = float (*)(float g, float x, float y);
 
 struct UnaryGrad {
   const char* op;
+  SavedData saved;  // what f reads: x (argument 0), y (the result), neither or both
   Pointwise f;
 };
 
@@ -21,40 +22,53 @@ constexpr float kLn10 = 2.302585093f;
 constexpr float kTwoOverSqrtPi = 1.1283791671f;
 
 const UnaryGrad kUnaryGrads[] = {
-    {"aten::exp", [](float g, float, float y) { return g * y; }},
-    {"aten::exp2", [](float g, float, float y) { return g * y * kLn2; }},
-    {"aten::expm1", [](float g, float, float y) { return g * (y + 1); }},
-    {"aten::log", [](float g, float x, float) { return g / x; }},
-    {"aten::log2", [](float g, float x, float) { return g / (x * kLn2); }},
-    {"aten::log10", [](float g, float x, float) { return g / (x * kLn10); }},
-    {"aten::log1p", [](float g, float x, float) { return g / (1 + x); }},
-    {"aten::sqrt", [](float g, float, float y) { return g / (2 * y); }},
-    {"aten::rsqrt", [](float g, float, float y) { return -0.5f * g * y * y * y; }},
-    {"aten::sin", [](float g, float x, float) { return g * std::cos(x); }},
-    {"aten::cos", [](float g, float x, float) { return -g * std::sin(x); }},
-    {"aten::tan", [](float g, float, float y) { return g * (1 + y * y); }},
-    {"aten::asin", [](float g, float x, float) { return g / std::sqrt(1 - x * x); }},
-    {"aten::acos", [](float g, float x, float) { return -g / std::sqrt(1 - x * x); }},
-    {"aten::atan", [](float g, float x, float) { return g / (1 + x * x); }},
-    {"aten::sinh", [](float g, float x, float) { return g * std::cosh(x); }},
-    {"aten::cosh", [](float g, float x, float) { return g * std::sinh(x); }},
-    {"aten::tanh", [](float g, float, float y) { return g * (1 - y * y); }},
-    {"aten::erf", [](float g, float x, float) { return g * kTwoOverSqrtPi * std::exp(-x * x); }},
-    {"aten::sigmoid", [](float g, float, float y) { return g * y * (1 - y); }},
-    {"aten::reciprocal", [](float g, float, float y) { return -g * y * y; }},
-    {"aten::neg", [](float g, float, float) { return -g; }},
-    {"aten::abs", [](float g, float x, float) { return x > 0   ? g
-                                                       : x < 0 ? -g
-                                                               : 0.0f; }},
-    {"aten::square", [](float g, float x, float) { return 2 * g * x; }},
-    {"aten::relu", [](float g, float, float y) { return y > 0 ? g : 0.0f; }},
+    {"aten::exp", SavedData::result_only(), [](float g, float, float y) { return g * y; }},
+    {"aten::exp2", SavedData::result_only(), [](float g, float, float y) { return g * y * kLn2; }},
+    {"aten::expm1", SavedData::result_only(), [](float g, float, float y) { return g * (y + 1); }},
+    {"aten::log", SavedData::args({0}), [](float g, float x, float) { return g / x; }},
+    {"aten::log2", SavedData::args({0}), [](float g, float x, float) { return g / (x * kLn2); }},
+    {"aten::log10", SavedData::args({0}), [](float g, float x, float) { return g / (x * kLn10); }},
+    {"aten::log1p", SavedData::args({0}), [](float g, float x, float) { return g / (1 + x); }},
+    {"aten::sqrt", SavedData::result_only(), [](float g, float, float y) { return g / (2 * y); }},
+    {"aten::rsqrt", SavedData::result_only(),
+     [](float g, float, float y) { return -0.5f * g * y * y * y; }},
+    {"aten::sin", SavedData::args({0}), [](float g, float x, float) { return g * std::cos(x); }},
+    {"aten::cos", SavedData::args({0}), [](float g, float x, float) { return -g * std::sin(x); }},
+    {"aten::tan", SavedData::result_only(),
+     [](float g, float, float y) { return g * (1 + y * y); }},
+    {"aten::asin", SavedData::args({0}),
+     [](float g, float x, float) { return g / std::sqrt(1 - x * x); }},
+    {"aten::acos", SavedData::args({0}),
+     [](float g, float x, float) { return -g / std::sqrt(1 - x * x); }},
+    {"aten::atan", SavedData::args({0}), [](float g, float x, float) { return g / (1 + x * x); }},
+    {"aten::sinh", SavedData::args({0}), [](float g, float x, float) { return g * std::cosh(x); }},
+    {"aten::cosh", SavedData::args({0}), [](float g, float x, float) { return g * std::sinh(x); }},
+    {"aten::tanh", SavedData::result_only(),
+     [](float g, float, float y) { return g * (1 - y * y); }},
+    {"aten::erf", SavedData::args({0}),
+     [](float g, float x, float) { return g * kTwoOverSqrtPi * std::exp(-x * x); }},
+    {"aten::sigmoid", SavedData::result_only(),
+     [](float g, float, float y) { return g * y * (1 - y); }},
+    {"aten::reciprocal", SavedData::result_only(),
+     [](float g, float, float y) { return -g * y * y; }},
+    {"aten::neg", SavedData::nothing(), [](float g, float, float) { return -g; }},
+    {"aten::abs", SavedData::args({0}),
+     [](float g, float x, float) { return x > 0   ? g
+                                          : x < 0 ? -g
+                                                  : 0.0f; }},
+    {"aten::square", SavedData::args({0}), [](float g, float x, float) { return 2 * g * x; }},
+    {"aten::relu", SavedData::result_only(),
+     [](float g, float, float y) { return y > 0 ? g : 0.0f; }},
+    // In place, as relu: the derivative reads the result, so self's old value is not kept.
+    {"aten::relu_", SavedData::result_only(),
+     [](float g, float, float y) { return y > 0 ? g : 0.0f; }},
     // Steps: zero almost everywhere, as PyTorch defines them.
-    {"aten::sign", [](float, float, float) { return 0.0f; }},
-    {"aten::floor", [](float, float, float) { return 0.0f; }},
-    {"aten::ceil", [](float, float, float) { return 0.0f; }},
-    {"aten::trunc", [](float, float, float) { return 0.0f; }},
-    {"aten::round", [](float, float, float) { return 0.0f; }},
-    {"aten::round.decimals", [](float, float, float) { return 0.0f; }},
+    {"aten::sign", SavedData::nothing(), [](float, float, float) { return 0.0f; }},
+    {"aten::floor", SavedData::nothing(), [](float, float, float) { return 0.0f; }},
+    {"aten::ceil", SavedData::nothing(), [](float, float, float) { return 0.0f; }},
+    {"aten::trunc", SavedData::nothing(), [](float, float, float) { return 0.0f; }},
+    {"aten::round", SavedData::nothing(), [](float, float, float) { return 0.0f; }},
+    {"aten::round.decimals", SavedData::nothing(), [](float, float, float) { return 0.0f; }},
 };
 
 // The gradient flows where min <= x <= max (bounds None: unbounded), as PyTorch's
@@ -98,13 +112,18 @@ ValueList clamp_side_grad(In in, bool is_min) {
 void register_derivatives_unary(OpRegistry& r) {
   for (const UnaryGrad& u : kUnaryGrads) {
     Pointwise f = u.f;
-    r.set_derivative(u.op, [f](In in) {
-      ValueList out(in.args.size());
-      if (!wants_grad(in.args[0])) return out;
-      out[0] = IValue(map3(in.grads[0], in.args[0].to_tensor(), result_tensor(in), f));
-      return out;
-    });
+    const SavedData saved = u.saved;
+    r.set_derivative(
+        u.op,
+        [f](In in) {
+          ValueList out(in.args.size());
+          if (!wants_grad(in.args[0])) return out;
+          out[0] = IValue(map3(in.grads[0], in.args[0].to_tensor(), result_tensor(in), f));
+          return out;
+        },
+        saved);
   }
+  r.set_derivative("aten::clamp_", clamp_grad, SavedData::args({0, 1, 2}));
   r.set_derivative("aten::clamp", clamp_grad);
   r.set_derivative("aten::clamp.Tensor", clamp_grad);
   r.set_derivative("aten::clamp_min", [](In in) { return clamp_side_grad(in, true); });

@@ -37,6 +37,37 @@ std::vector<Tensor> flat_grads(const ValueList& given, const IValue& result) {
   return grads;
 }
 
+// A forward node's inputs bound to its op. A node may hold every argument in schema
+// order, keyword-only ones included (a trace records add's alpha): when the plain
+// positional binding fails, an overload taking exactly that many arguments gets the
+// keyword-only ones by name.
+OpRegistry::Bound bind_node_args(const std::string& base, const ValueList& items) {
+  const OpRegistry& reg = OpRegistry::builtin();
+  try {
+    return reg.bind(base, items, {}, SourceRange());
+  } catch (const Error&) {
+    for (const OpDef& def : reg.overloads(base)) {
+      const auto& params = def.schema.arguments;
+      if (params.size() != items.size()) continue;
+      ValueList positional;
+      std::vector<std::pair<std::string, IValue>> keywords;
+      for (size_t i = 0; i < params.size(); ++i) {
+        if (params[i].kwarg_only) {
+          keywords.emplace_back(params[i].name, items[i]);
+        } else {
+          positional.push_back(items[i]);
+        }
+      }
+      if (keywords.empty()) continue;
+      try {
+        return reg.bind(base, positional, keywords, SourceRange());
+      } catch (const Error&) {
+      }
+    }
+    throw;
+  }
+}
+
 // grad::<op>(Any[] grads, Any[] args, Any result) -> Any[]: one node of a static
 // backward graph (d2s grad) running the derivative of the overload of aten::<op> that
 // the forward arguments pick (as the executor picks it); one result per argument.
@@ -51,8 +82,7 @@ void register_backward_ops(OpRegistry& r) {
     r.add("grad::" + base.substr(6) + "(Any[] grads, Any[] args, Any result) -> Any[]",
           [base](OpContext&, const ValueList& a) {
             // Bound again, as the executor binds the node: defaults filled in.
-            OpRegistry::Bound bound =
-                OpRegistry::builtin().bind(base, a[1].items(), {}, SourceRange());
+            OpRegistry::Bound bound = bind_node_args(base, a[1].items());
             const OpDef* fwd = bound.op;
             const ValueList& args = bound.args;
             if (!fwd->derivative) {

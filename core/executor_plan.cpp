@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/ir_effects.h"
 #include "core/ir_printer.h"
 
 namespace d2s::exec_detail {
@@ -147,6 +148,7 @@ class Planner {
       const int64_t pos = static_cast<int64_t>(plan_.blocks[bi].instrs.size());
       pos_[n] = pos;
       Instr ins = make_instr(n);
+      plan_.writes = plan_.writes || ir::mutates_inputs(*n);
       for (const Value* v : n->inputs()) ins.in.push_back(use(v, n, n));
       if (ins.op == Op::If || ins.op == Op::Loop) {
         ins.block0 = plan_block(n->blocks().at(0));

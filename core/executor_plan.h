@@ -110,6 +110,10 @@ struct Plan {
   // once when a run starts and never released, instead of by an instruction each
   // time (a loop body would otherwise copy its constants on every iteration).
   std::vector<std::pair<uint32_t, IValue>> static_values;
+  // The graph writes into values (a node of an op marked `Tensor(a!)`): each run then
+  // works on its own copy of every tensor constant, so that a write never reaches the
+  // graph's constant and a second run starts from the same values as the first.
+  bool writes = false;
   // Parsed argument types of each overload of every op the graph calls, keyed by the
   // registry's overload list: parsed once per op, not per node (KernelRef points here;
   // an unordered_map's elements stay put when the Plan moves).

@@ -1,5 +1,6 @@
 // Running a plan: the instruction loop, control flow, guards and kernel calls.
 #include <ostream>
+#include <unordered_map>
 
 #include "core/autograd.h"
 #include "core/error.h"
@@ -160,12 +161,31 @@ class Runner {
     throw Error("a loop's trip count must be an int, not " + v.type_name(), ins.range);
   }
 
+  // This run's copy of a constant holding tensors (Plan::writes): made on first use
+  // and kept for the run, so that a write through it is seen by every later read, a
+  // loop's next iteration included, as the one object it is in the program.
+  const IValue& own_constant(const Instr& ins) {
+    auto [it, fresh] = own_constants_.try_emplace(&ins);
+    if (fresh) it->second = deep_copy_tensors(ins.value);
+    return it->second;
+  }
+
+  static IValue deep_copy_tensors(const IValue& v) {
+    if (v.is_tensor() && v.to_tensor().defined()) return IValue(v.to_tensor().clone());
+    if (v.is_list() || v.is_tuple()) {
+      ValueList items;
+      for (const IValue& item : v.items()) items.push_back(deep_copy_tensors(item));
+      return v.is_list() ? IValue::list(std::move(items)) : IValue::tuple(std::move(items));
+    }
+    return v;
+  }
+
   void exec(const Instr& ins) {
     switch (ins.op) {
       case Op::Kernel:
         return call_kernel(ins);
       case Op::Constant:
-        return set(ins.out[0], ins.value);
+        return set(ins.out[0], plan_.writes ? own_constant(ins) : ins.value);
       case Op::If: {
         bool cond = truth(slots_[ins.in[0]], ins);
         return set_outputs(ins, run_block(cond ? ins.block0 : ins.block1));
@@ -387,6 +407,7 @@ class Runner {
   ExecStats& stats_;
   OpContext ctx_;
   std::vector<IValue> slots_;
+  std::unordered_map<const Instr*, IValue> own_constants_;  // own_constant()
   std::vector<uint8_t> filled_;
   std::vector<size_t> slot_bytes_;  // tensor bytes each slot holds
   size_t live_ = 0;

@@ -60,6 +60,11 @@ Tensor binary_op(BinaryOp op, const IValue& a, const IValue& b);
 // The same, writing the result into `reuse` where the float32 fast path applies:
 // `reuse` is undefined or a tensor that reusable_arg gave for a result of a's shape.
 Tensor binary_op(BinaryOp op, const IValue& a, const IValue& b, Tensor reuse);
+// The in-place forms (add_, relu_, ...): `result`, computed out of place from self,
+// converted to self's dtype and written into self's storage, so that every alias of
+// self sees it; returns self. PyTorch's errors for a result of another shape or of a
+// dtype self cannot hold.
+Tensor write_in_place(const IValue& self, const Tensor& result);
 // 2-D matrix product with PyTorch's checks and messages (kernels_linalg.cpp).
 Tensor mm(const Tensor& a, const Tensor& b);
 // nn.Linear's input @ weight^T + bias for a 2-D float32 input, in one product that

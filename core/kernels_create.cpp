@@ -332,6 +332,15 @@ void register_create(OpRegistry& r) {
             a, 3));
       },
       true);
+  // x.fill_(v), x.zero_(): every element of self set, in place.
+  r.add("aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", [](C, A a) {
+    const Tensor self = tensor_arg(a[0]);
+    return tv(write_in_place(a[0], full(self.shape(), a[1], self.dtype())));
+  });
+  r.add("aten::zero_(Tensor(a!) self) -> Tensor(a!)", [](C, A a) {
+    const Tensor self = tensor_arg(a[0]);
+    return tv(write_in_place(a[0], Tensor::zeros(self.shape(), self.dtype())));
+  });
 }
 
 }  // namespace d2s::kernels

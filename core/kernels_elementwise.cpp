@@ -396,9 +396,15 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const IValue& value) 
   return out;
 }
 
+IValue tv(Tensor t) {
+  return IValue(std::move(t));
+}
+
+}  // namespace
+
 // x += y and friends: compute out of place, then write into self's storage so
 // that every alias of self sees the change, as in PyTorch.
-Tensor inplace(const IValue& selfv, const Tensor& result) {
+Tensor write_in_place(const IValue& selfv, const Tensor& result) {
   if (!selfv.is_tensor()) fail("in-place operations need a Tensor, not " + selfv.type_name());
   Tensor self = selfv.to_tensor();
   if (promote_types(self.dtype(), result.dtype()) != self.dtype()) {
@@ -414,12 +420,6 @@ Tensor inplace(const IValue& selfv, const Tensor& result) {
               self.data<std::byte>());
   return self;
 }
-
-IValue tv(Tensor t) {
-  return IValue(std::move(t));
-}
-
-}  // namespace
 
 void register_elementwise(OpRegistry& r) {
   using A = const ValueList&;
@@ -501,14 +501,18 @@ void register_elementwise(OpRegistry& r) {
   r.add("aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
         [](OpContext&, A a) { return tv(masked_fill(tensor_arg(a[0]), tensor_arg(a[1]), a[2])); });
 
-  r.add("aten::add_.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-        [](OpContext&, A a) { return tv(inplace(a[0], add_alpha(false, a[0], a[1], a[2]))); });
-  r.add("aten::sub_.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-        [](OpContext&, A a) { return tv(inplace(a[0], add_alpha(true, a[0], a[1], a[2]))); });
-  r.add("aten::mul_.Tensor(Tensor self, Tensor other) -> Tensor",
-        [](OpContext&, A a) { return tv(inplace(a[0], binary_op(BinaryOp::Mul, a[0], a[1]))); });
-  r.add("aten::div_.Tensor(Tensor self, Tensor other) -> Tensor",
-        [](OpContext&, A a) { return tv(inplace(a[0], binary_op(BinaryOp::Div, a[0], a[1]))); });
+  r.add(
+      "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+      [](OpContext&, A a) { return tv(write_in_place(a[0], add_alpha(false, a[0], a[1], a[2]))); });
+  r.add(
+      "aten::sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+      [](OpContext&, A a) { return tv(write_in_place(a[0], add_alpha(true, a[0], a[1], a[2]))); });
+  r.add("aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", [](OpContext&, A a) {
+    return tv(write_in_place(a[0], binary_op(BinaryOp::Mul, a[0], a[1])));
+  });
+  r.add("aten::div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", [](OpContext&, A a) {
+    return tv(write_in_place(a[0], binary_op(BinaryOp::Div, a[0], a[1])));
+  });
 }
 
 }  // namespace d2s::kernels

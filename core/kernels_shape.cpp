@@ -439,7 +439,7 @@ void register_shape(OpRegistry& r) {
         return tv(scatter(x, slice_region(x, a[2].to_int(), a[3], a[4], a[5].to_int()), t(a[1]),
                           "slice_scatter"));
       });
-  r.add("aten::copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor",
+  r.add("aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
         [t](OpContext&, A a) { return tv(copy_into(a[0], t(a[1]))); });
   r.add("aten::numpy_T(Tensor self) -> Tensor", [t](OpContext&, A a) {
     Tensor x = t(a[0]);

@@ -246,6 +246,11 @@ void register_unary(OpRegistry& r) {
         [](OpContext&, A a) { return tv(clamp(a[0], a[1], IValue())); });
   r.add("aten::clamp_max(Tensor self, Scalar max) -> Tensor",
         [](OpContext&, A a) { return tv(clamp(a[0], IValue(), a[1])); });
+  // The in-place forms: the out-of-place result written back into self.
+  r.add("aten::relu_(Tensor(a!) self) -> Tensor(a!)",
+        [](OpContext&, A a) { return tv(write_in_place(a[0], relu(tensor_arg(a[0]), Tensor()))); });
+  r.add("aten::clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)",
+        [](OpContext&, A a) { return tv(write_in_place(a[0], clamp(a[0], a[1], a[2]))); });
 }
 
 }  // namespace d2s::kernels

@@ -126,8 +126,9 @@ constexpr const char* kTorchOnly[] = {
 // (x.float(), x.long(), x.bool() have no entry: the interpreter writes them as
 // aten::to with a dtype, as TorchScript does.)
 constexpr const char* kMethodOnly[] = {
-    "view",   "view_as", "reshape_as", "size", "dim", "contiguous", "expand", "expand_as", "repeat",
-    "select", "to",      "type_as",    "item", "cpu", "add_",       "sub_",   "mul_",      "div_"};
+    "view",   "view_as", "reshape_as", "size",    "dim",    "contiguous", "expand", "expand_as",
+    "repeat", "select",  "to",         "type_as", "item",   "cpu",        "add_",   "sub_",
+    "mul_",   "div_",    "copy_",      "relu_",   "clamp_", "fill_",      "zero_"};
 
 constexpr const char* kFunctional[] = {
     "relu",   "gelu",       "silu",    "leaky_relu", "softplus", "softmax", "log_softmax",

@@ -314,7 +314,8 @@ IValue OpRegistry::call(OpContext& ctx, std::string_view base_name, const ValueL
 }
 
 void OpRegistry::add(std::string_view schema, Kernel kernel, bool is_random) {
-  OpDef def{OpSchema::parse(schema), std::move(kernel), is_random, {}};
+  OpDef def{OpSchema::parse(schema), std::move(kernel), is_random, {}, {}, false};
+  def.mutates = def.schema.mutates();
   std::vector<OpDef>& defs = ops_[def.schema.name];
   for (const OpDef& d : defs) {
     if (d.schema.overload == def.schema.overload) {
@@ -324,12 +325,14 @@ void OpRegistry::add(std::string_view schema, Kernel kernel, bool is_random) {
   defs.push_back(std::move(def));
 }
 
-void OpRegistry::set_derivative(std::string_view qualified_name, Derivative derivative) {
+void OpRegistry::set_derivative(std::string_view qualified_name, Derivative derivative,
+                                SavedData saved) {
   // The registry owns its OpDefs; find_qualified hands out const pointers to them.
   OpDef* def = const_cast<OpDef*>(find_qualified(qualified_name));
   if (!def) throw Error("derivative for unknown operator " + std::string(qualified_name));
   if (def->derivative) throw Error("derivative of " + std::string(qualified_name) + " set twice");
   def->derivative = std::move(derivative);
+  def->saved = saved;
 }
 
 std::vector<std::string> OpRegistry::base_names() const {

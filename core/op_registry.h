@@ -8,6 +8,14 @@
 //   aten::add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 //   aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
 //
+// A Tensor type may carry TorchScript's alias annotation: `Tensor(a!) self` says the
+// op writes into self (it mutates it: add_, copy_, relu_), `Tensor(a)` that the result
+// shares set a's memory. The write marks are the one source of an op's effects
+// (OpDef::mutates): dead-code elimination, the tracer's and the diff's pruning, the
+// executor and the autograd ask them, never the op's name.
+//
+//   aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+//
 // Argument types: Tensor, Scalar (a Python number), int, float, bool, str,
 // int[], float[], Tensor[], Any, Any[] (a list or tuple), ScalarType (a dtype),
 // each optionally suffixed `?` (may be None). Binding converts as Python would:
@@ -28,7 +36,9 @@
 // base name, as TorchScript prints them.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,9 +53,17 @@ namespace d2s {
 
 class Generator;
 
+// An alias annotation: `(a!)` is {"a", true}, `(a)` is {"a", false}, none is empty.
+struct AliasInfo {
+  std::string set;        // the alias set's name; empty when unannotated
+  bool is_write = false;  // `!`: the op writes into this value
+  bool empty() const { return set.empty(); }
+};
+
 struct Argument {
   std::string name;
-  std::string type;  // as written in the schema: "Tensor", "int[]", "Scalar?", ...
+  std::string type;  // as written in the schema without the alias: "Tensor", "int[]", ...
+  AliasInfo alias;   // `Tensor(a!)`: the argument's alias set and whether it is written
   std::optional<IValue> default_value;
   bool kwarg_only = false;
 };
@@ -54,13 +72,18 @@ struct OpSchema {
   std::string name;      // base name, e.g. "aten::max"
   std::string overload;  // e.g. "dim"; empty for the default overload
   std::vector<Argument> arguments;
-  std::vector<std::string> returns;  // return types; more than one for tuple results
+  std::vector<std::string> returns;       // return types; more than one for tuple results
+  std::vector<AliasInfo> return_aliases;  // one per return (empty AliasInfo: a fresh value)
   // Written `...` after the last argument: extra positional values are passed on
   // after the declared ones (aten::format).
   bool varargs = false;
 
   std::string qualified_name() const;  // "aten::max.dim"
-  std::string str() const;             // the schema as written
+  // Whether the op writes into one of its arguments (an argument marked `(x!)`).
+  bool mutates() const;
+  // The indices of the arguments the op writes into.
+  std::vector<size_t> written_arguments() const;
+  std::string str() const;  // the schema as written
   // Parses a schema string; throws d2s::Error on a malformed one.
   static OpSchema parse(std::string_view text);
 };
@@ -93,11 +116,34 @@ struct GradInputs {
 };
 using Derivative = std::function<ValueList(const GradInputs&)>;
 
+// Which of an op's inputs and result its derivative reads the data of (PyTorch's
+// "saved variables"). Shapes never change under an in-place op, so a derivative that
+// reads only shapes (add, sum, view) saves nothing. The autograd checks, at backward,
+// that no saved tensor was overwritten since the op ran (core/autograd.h); undeclared
+// derivatives are taken to read everything.
+struct SavedData {
+  uint64_t arguments = ~uint64_t{0};  // bit i: argument i
+  bool result = true;
+  static SavedData nothing() { return {0, false}; }
+  static SavedData args(std::initializer_list<size_t> indices, bool result = false) {
+    SavedData s{0, result};
+    for (size_t i : indices) s.arguments |= uint64_t{1} << i;
+    return s;
+  }
+  static SavedData result_only() { return {0, true}; }
+  bool argument(size_t i) const { return i < 64 && (arguments >> i & 1u); }
+};
+
 struct OpDef {
   OpSchema schema;
   Kernel kernel;
   bool is_random = false;  // reads the generator: never constant-folded
   Derivative derivative;   // empty: not differentiable (core/derivatives_*.cpp)
+  SavedData saved;         // what `derivative` reads (set with it)
+  // Writes into an argument (from the schema's `(a!)` marks): an effect, so never
+  // removed when its result is unused, never folded, recorded by the autograd as a
+  // rewrite of that argument.
+  bool mutates = false;
 };
 
 class OpRegistry {
@@ -131,7 +177,8 @@ class OpRegistry {
   void add(std::string_view schema, Kernel kernel, bool is_random = false);
   // Attaches the derivative of an op already added ("aten::max.dim"); throws for an
   // unknown op or a second derivative.
-  void set_derivative(std::string_view qualified_name, Derivative derivative);
+  void set_derivative(std::string_view qualified_name, Derivative derivative,
+                      SavedData saved = SavedData{});
   std::vector<std::string> base_names() const;
 
  private:

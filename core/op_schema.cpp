@@ -2,8 +2,9 @@
 //
 //   schema   := name ['.' overload] '(' [arg {',' arg}] ')' '->' returns
 //   arg      := '*' | '...' | type name ['=' default]
-//   type     := base ['[' [N] ']'] ['?']      base: Tensor Scalar int float bool str
-//                                                   Any ScalarType
+//   type     := base [alias] ['[' [N] ']'] ['?']   base: Tensor Scalar int float bool
+//                                                        str Any ScalarType
+//   alias    := '(' name ['!'] ')'      TorchScript's alias annotation: `Tensor(a!)`
 //   returns  := type | '(' [type [name] {',' type [name]}] ')'
 //   default  := None | True | False | number | 'text' | "text" | '[' [default {','}] ']'
 //
@@ -43,7 +44,7 @@ class SchemaParser {
         }
         if (s.varargs) fail("'...' must come last");
         Argument a;
-        a.type = type();
+        a.type = type(&a.alias);
         a.name = name();
         a.kwarg_only = kwarg_only;
         if (accept('=')) a.default_value = default_for(a.type, value());
@@ -56,7 +57,9 @@ class SchemaParser {
     if (accept('(')) {
       if (!accept(')')) {
         do {
-          s.returns.push_back(type());
+          AliasInfo alias;
+          s.returns.push_back(type(&alias));
+          s.return_aliases.push_back(std::move(alias));
           skip_space();
           if (pos_ < text_.size() && std::isalpha(static_cast<unsigned char>(text_[pos_]))) {
             name();  // a return may be named: (Tensor values, Tensor indices)
@@ -65,7 +68,9 @@ class SchemaParser {
         expect(')');
       }
     } else {
-      s.returns.push_back(type());
+      AliasInfo alias;
+      s.returns.push_back(type(&alias));
+      s.return_aliases.push_back(std::move(alias));
     }
     skip_space();
     if (pos_ != text_.size()) fail("unexpected text after the return type");
@@ -120,13 +125,19 @@ class SchemaParser {
     return std::string(text_.substr(start, pos_ - start));
   }
 
-  std::string type() {
+  std::string type(AliasInfo* alias) {
     std::string t = name();
     static const char* const kBases[] = {"Tensor", "Scalar", "int", "float",
                                          "bool",   "str",    "Any", "ScalarType"};
     bool known = false;
     for (const char* b : kBases) known = known || t == b;
     if (!known) fail("unknown type '" + t + "'");
+    if (accept('(')) {
+      if (t != "Tensor") fail("only a Tensor may carry an alias annotation");
+      alias->set = name();
+      alias->is_write = accept('!');
+      expect(')');
+    }
     if (accept('[')) {
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
       expect(']');
@@ -196,6 +207,34 @@ std::string OpSchema::qualified_name() const {
   return overload.empty() ? name : name + "." + overload;
 }
 
+bool OpSchema::mutates() const {
+  for (const Argument& a : arguments) {
+    if (a.alias.is_write) return true;
+  }
+  return false;
+}
+
+std::vector<size_t> OpSchema::written_arguments() const {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i].alias.is_write) out.push_back(i);
+  }
+  return out;
+}
+
+namespace {
+
+std::string with_alias(const std::string& type, const AliasInfo& alias) {
+  if (alias.empty()) return type;
+  // The annotation sits on the base: Tensor(a!)[] and Tensor(a)? as TorchScript.
+  size_t base_end = type.find_first_of("[?");
+  if (base_end == std::string::npos) base_end = type.size();
+  return type.substr(0, base_end) + "(" + alias.set + (alias.is_write ? "!" : "") + ")" +
+         type.substr(base_end);
+}
+
+}  // namespace
+
 std::string OpSchema::str() const {
   std::string out = qualified_name() + "(";
   bool star = false;
@@ -206,14 +245,17 @@ std::string OpSchema::str() const {
       out += "*, ";
       star = true;
     }
-    out += a.type + " " + a.name;
+    out += with_alias(a.type, a.alias) + " " + a.name;
     if (a.default_value) out += "=" + a.default_value->repr();
   }
   if (varargs) out += arguments.empty() ? "..." : ", ...";
   out += ") -> ";
-  if (returns.size() == 1) return out + returns[0];
+  auto ret = [this](size_t i) {
+    return i < return_aliases.size() ? with_alias(returns[i], return_aliases[i]) : returns[i];
+  };
+  if (returns.size() == 1) return out + ret(0);
   out += "(";
-  for (size_t i = 0; i < returns.size(); ++i) out += (i ? ", " : "") + returns[i];
+  for (size_t i = 0; i < returns.size(); ++i) out += (i ? ", " : "") + ret(i);
   return out + ")";
 }
 

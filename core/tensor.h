@@ -69,6 +69,11 @@ struct Storage {
   Storage& operator=(const Storage&) = delete;
   std::byte* bytes;  // inline_bytes or a heap block of nbytes
   size_t nbytes;
+  // PyTorch's version counter: bumped by every in-place write (an op whose schema
+  // marks an argument `(a!)`), shared by all views of the storage as PyTorch shares
+  // it between a tensor and its views. The autograd compares it with the version a
+  // saved tensor had when it was saved.
+  uint64_t version = 0;
   alignas(16) std::byte inline_bytes[kInlineBytes];
 };
 
@@ -129,6 +134,10 @@ class Tensor {
   Tensor view_as_shape(const Shape& shape) const;
   Tensor clone() const;
   Tensor to(DType dtype) const;
+
+  // The version of the tensor's data (Storage::version) and its bump by an in-place write.
+  uint64_t version() const { return impl_->storage->version; }
+  void bump_version() { ++impl_->storage->version; }
 
   bool requires_grad() const { return impl_ && impl_->requires_grad; }
   void set_requires_grad(bool on) { impl_->requires_grad = on; }

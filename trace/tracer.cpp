@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/ir_effects.h"
 #include "core/ir_verify.h"
 #include "core/op_registry.h"
 #include "trace/trace_hooks.h"
@@ -91,23 +92,6 @@ ir::Value* output_value(TraceBuilder& builder, const IValue& v, const SourceRang
   return builder.constant(trace_detail::concrete_value(v), range);
 }
 
-// A node the dead-code pass may drop: a pure op or constant whose results are unused.
-// Guards, prints and raises are effects; in-place ops (`add_`, `copy_`) write to tensors
-// other values share; random ops advance the generator that later ops read.
-bool removable(const ir::Node& n) {
-  for (const ir::Value* out : n.outputs()) {
-    if (out->has_uses()) return false;
-  }
-  const std::string& k = n.kind();
-  if (k == ir::kind::Guard || k == ir::kind::Print || k == ir::kind::RaiseException) return false;
-  if (k.rfind("prim::", 0) == 0) return true;
-  const bool dunder = k.size() >= 2 && k.compare(k.size() - 2, 2, "__") == 0;
-  if (!dunder && !k.empty() && k.back() == '_') return false;
-  const std::string qualified = n.overload().empty() ? k : k + "." + n.overload();
-  const OpDef* op = OpRegistry::builtin().find_qualified(qualified);
-  return op && !op->is_random;
-}
-
 // One backward pass over the flat trace: dropping a node can only make earlier nodes
 // dead, so last-to-first finds them all. Uses are removed newest first, which is where
 // remove_use looks first.
@@ -115,7 +99,7 @@ void eliminate_dead_code(ir::Graph& graph) {
   ir::Block* top = graph.block();
   for (ir::Node* n = top->return_node()->prev(); n && n != top->param_node();) {
     ir::Node* prev = n->prev();
-    if (removable(*n)) n->destroy();
+    if (ir::removable_when_unused(*n)) n->destroy();
     n = prev;
   }
 }

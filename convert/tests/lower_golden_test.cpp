@@ -108,8 +108,8 @@ TEST(LowerGolden, Foo2ForRange) {
     # CHECK: int = prim::Constant[value=10]()
     # CHECK: %s.1 : Tensor = prim::Loop(
     # CHECK-NEXT: block0(
-    # CHECK-NEXT: %s.3 : Tensor = aten::add(%s.2,
-    # CHECK-NEXT: -> (
+    # CHECK-NEXT: = aten::add_(%s.2,
+    # CHECK-NEXT: -> (%1, %s.2)
     # CHECK-NEXT: return (%s.1)
     # CHECK-NOT: prim::If
   )"));

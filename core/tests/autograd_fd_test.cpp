@@ -210,6 +210,11 @@ const std::map<std::string, Case>& cases() {
     c["aten::slice_scatter"] = [](Inputs& in) {
       return ValueList{in.t({5, 2}), in.t({2, 2}), 0, 1, 5, 2};
     };
+    // The in-place forms: self is overwritten, so only the other arguments are checked.
+    c["aten::relu_"] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
+    c["aten::zero_"] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
+    c["aten::clamp_"] = [](Inputs& in) { return ValueList{in.t({2, 3}), -0.5, 0.5}; };
+    c["aten::fill_.Scalar"] = [](Inputs& in) { return ValueList{in.t({2, 3}), 2.0}; };
     c["aten::copy_"] = [](Inputs& in) {
       return ValueList{IValue(Tensor::zeros({2, 3})), in.t({3}), IValue(false)};
     };
@@ -314,8 +319,7 @@ ValueList deep_copy(const ValueList& args) {
 }
 
 bool is_inplace(const OpDef& def) {
-  const std::string& n = def.schema.name;
-  return n.back() == '_' && n[n.size() - 2] != '_';
+  return def.mutates;  // the schema marks self `Tensor(a!)`
 }
 
 // sum_k sum(output_k * weight_k) in double; the weights are fixed per output.
@@ -351,14 +355,22 @@ void check_op(const OpDef& def, const Case& make) {
   std::vector<Tensor> weights;
   objective(def, args, &weights);
   // Analytic: fresh leaves that require grad, one backward per output. An in-place
-  // op's self cannot require grad (it is an error, as in PyTorch): only the others.
+  // op's self cannot be a leaf that requires grad (an error, as in PyTorch): it is the
+  // leaf times one, so that the leaf's gradient is the one of self's value before the
+  // write.
   ValueList taped = deep_copy(args);
   std::vector<Tensor*> leaves = float_args(taped);
-  const size_t first = is_inplace(def) ? 1 : 0;
+  const size_t first = 0;
   for (size_t i = first; i < leaves.size(); ++i) set_requires_grad(*leaves[i], true);
+  ValueList call_args = taped;
+  if (is_inplace(def) && call_args[0].is_tensor()) {
+    OpContext one;
+    call_args[0] = run_op(*OpRegistry::builtin().find_qualified("aten::mul.Tensor"), one,
+                          {call_args[0], IValue(1.0)});
+  }
   Generator tgen(7);
   OpContext ctx{&tgen, true};
-  std::vector<Tensor> outs = float_tensors_of(run_op(def, ctx, taped));
+  std::vector<Tensor> outs = float_tensors_of(run_op(def, ctx, call_args));
   ASSERT_EQ(outs.size(), weights.size()) << name;
   for (size_t k = 0; k < outs.size(); ++k) backward(outs[k], weights[k]);
 

@@ -1,0 +1,54 @@
+// Effects of nodes: see ir_effects.h.
+#include "core/ir_effects.h"
+
+#include "core/op_registry.h"
+
+namespace d2s::ir {
+
+namespace {
+
+// Calls pred on the node's OpDef (its recorded overload), or on every overload of its
+// kind when none is recorded; true when pred holds for one. False for unknown kinds.
+template <typename Pred>
+bool any_overload(const Node& n, Pred pred) {
+  const OpRegistry& reg = OpRegistry::builtin();
+  if (!n.overload().empty()) {
+    if (const OpDef* def = reg.find(n.kind(), n.overload())) return pred(*def);
+  }
+  for (const OpDef& def : reg.overloads(n.kind())) {
+    if (pred(def)) return true;
+  }
+  return false;
+}
+
+// Structural kinds: they build, take apart or choose values and do nothing else
+// (an If's or Loop's effects are those of its blocks).
+bool structural(const Node& n) {
+  const std::string& k = n.kind();
+  return k == kind::If || k == kind::Loop || k == kind::Constant || k == kind::TupleConstruct ||
+         k == kind::TupleUnpack || k == kind::TupleIndex || k == kind::ListConstruct ||
+         k == kind::ListUnpack || k == kind::Uninitialized || k == kind::Param || k == kind::Return;
+}
+
+}  // namespace
+
+bool mutates_inputs(const Node& n) {
+  return any_overload(n, [](const OpDef& def) { return def.mutates; });
+}
+
+bool has_own_effects(const Node& n) {
+  const std::string& k = n.kind();
+  if (k == kind::Print || k == kind::RaiseException || k == kind::Guard) return true;
+  if (structural(n)) return false;
+  if (OpRegistry::builtin().overloads(k).empty()) return true;  // unknown: kept
+  return any_overload(n, [](const OpDef& def) { return def.mutates || def.is_random; });
+}
+
+bool removable_when_unused(const Node& n) {
+  for (const Value* out : n.outputs()) {
+    if (out->has_uses()) return false;
+  }
+  return !has_own_effects(n);
+}
+
+}  // namespace d2s::ir
