@@ -108,8 +108,10 @@ bool drop_loop_carried(ir::Node* n) {
   return changed;
 }
 
-// A node's own effect, without looking into its blocks.
-bool own_side_effects(const ir::Node& n) {
+// A node's own effect, without looking into its blocks. Whether an op may raise is
+// asked only with `check_raise` (it runs the kernel on stand-ins: the sweep asks it
+// of unused and nested nodes only).
+bool own_side_effects(const ir::Node& n, bool check_raise = true) {
   const std::string& k = n.kind();
   if (k == ir::kind::Print || k == ir::kind::RaiseException || k == ir::kind::Guard) return true;
   if (k == ir::kind::If || k == ir::kind::Loop || k == ir::kind::Constant ||
@@ -117,9 +119,10 @@ bool own_side_effects(const ir::Node& n) {
       k == ir::kind::ListConstruct || k == ir::kind::ListUnpack || k == ir::kind::Uninitialized) {
     return false;
   }
-  // Registry ops are pure except the random ones; an unknown kind is kept.
+  // Registry ops are pure except the random ones and those that may raise (an
+  // error is an effect eager mode shows); an unknown kind is kept.
   if (OpRegistry::builtin().overloads(k).empty()) return true;
-  return is_random_op(n);
+  return is_random_op(n) || (check_raise && !cannot_raise(n));
 }
 
 bool sweep(ir::Graph& graph) {
@@ -129,14 +132,17 @@ bool sweep(ir::Graph& graph) {
   // a subtree has effects is accumulated bottom-up, so the sweep is linear.
   std::unordered_set<const ir::Node*> effectful;
   for (ir::Node* n : post_order(graph.block(), /*reverse=*/true)) {
-    bool effects = own_side_effects(*n);
-    for (const ir::Block* b : n->blocks()) {
-      for (const ir::Node* inner : b->nodes()) effects |= effectful.count(inner) > 0;
-    }
     if (n->kind() == ir::kind::If) changed |= drop_if_outputs(n);
     if (n->kind() == ir::kind::Loop) changed |= drop_loop_carried(n);
     bool used = false;
     for (const ir::Value* v : n->outputs()) used |= v->has_uses();
+    // A node in an If arm or a loop body may be read only by its block's return: the
+    // If or Loop goes when nothing reads that, so whether the node raises decides.
+    const bool nested = n->owning_block() != graph.block();
+    bool effects = own_side_effects(*n, /*check_raise=*/!used || nested);
+    for (const ir::Block* b : n->blocks()) {
+      for (const ir::Node* inner : b->nodes()) effects |= effectful.count(inner) > 0;
+    }
     if (!used && !effects) {
       n->destroy();
       changed = true;

@@ -243,7 +243,10 @@ IValue GraphRunner::bind_argument(const Slot& slot, const NamedInput& given) con
     case ir::TypeKind::Tensor: {
       if (!v.is_tensor()) throw mismatch("it takes a tensor");
       const Tensor& t = v.to_tensor();
-      if (type.dtype && *type.dtype != t.dtype()) {
+      // A parsed graph's Tensor takes any dtype, as TorchScript's does: its kernels
+      // decide per call, and its types are those of the example it was specialised
+      // for. A trace recorded the ops one dtype took, so it keeps that dtype.
+      if (route_ == "trace" && type.dtype && *type.dtype != t.dtype()) {
         throw mismatch(std::string("it takes ") + dtype_name(*type.dtype) + " elements");
       }
       // A trace's shapes are its guards' business (exit 1), or nobody's under

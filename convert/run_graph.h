@@ -11,7 +11,8 @@
 //  * an argument of the entry: the input set's value of that name, else the
 //    parameter's default in the source program, else an error naming the input and
 //    its type. Values are checked against the input's type (a tensor for a tensor,
-//    its dtype; an int is accepted for a float, as Python does). Shapes are checked
+//    of its dtype for a trace and of any dtype for a parsed graph, as TorchScript's
+//    Tensor; an int is accepted for a float, as Python does). Shapes are checked
 //    only for graphs that are not traces: a trace's input shapes are re-checked by
 //    its shape guards (exit 1), or deliberately not at all (`--no-guards`, where a
 //    symbolic batch size adapts as in torch.jit.trace).
