@@ -5,6 +5,7 @@
 #include "convert/lowerer.h"
 #include "convert/schema_match.h"
 #include "convert/shape_rules.h"
+#include "core/op_registry.h"
 #include "trace/py_objects.h"
 
 namespace d2s::convert {
@@ -338,11 +339,16 @@ ir::Value* Lowerer::emit_op(const std::string& base_name, const std::vector<Call
 
   const size_t n_out = schema.returns.size();
   ir::Node* n = graph_.insert(base_name, inputs, n_out, range);
-  n->set_overload(schema.overload);
+  // A value of type Any (`n and x`: an int or a tensor) leaves the overload to the
+  // executor, which picks it per call from the values it gets.
+  bool open = false;
+  for (ir::Value* v : given) open |= v->type().kind == TypeKind::Any;
+  open &= OpRegistry::builtin().overloads(base_name).size() > 1;
+  if (!open) n->set_overload(schema.overload);
   std::vector<Type> in_types;
   for (ir::Value* v : inputs) in_types.push_back(v->type());
   std::vector<Type> out_types = result_types(*m.op, in_types);
-  for (size_t i = 0; i < n_out; ++i) n->output(i)->set_type(out_types[i]);
+  for (size_t i = 0; i < n_out; ++i) n->output(i)->set_type(open ? Type::any() : out_types[i]);
   infer_node_types(*n);  // dtypes and shapes where the rules know them
   if (n_out == 1) return n->output();
   if (n_out == 0) return constant(IValue(), range);

@@ -7,4 +7,5 @@ def and_or_value(x, y, n: int):
     u = x.sum() < 0 or y * 2
     k = n and 7
     m = n or 5
-    return t, u, k, m
+    v = (n and x) + 1  # an int or a tensor: the add's overload is chosen per call
+    return t, u, k, m, v
