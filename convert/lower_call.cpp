@@ -40,10 +40,16 @@ CallArgs Lowerer::emit_args(const ast::Call& call) {
 
 Sugared Lowerer::emit_call(const ast::Call& call) {
   Sugared callee = emit_sugared(*call.func);
-  // The graph is the forward computation, as torch.jit.trace records it: backward()
-  // and requires_grad_() add nothing (gradients: `d2s run --grad`, `d2s grad`).
+  // backward() is an aten::backward node with an effect (TorchScript keeps it so too):
+  // the executor runs autograd there, as eager mode does. requires_grad_() adds
+  // nothing (a parsed graph's inputs require grad through the inputs file).
   if (callee.kind == Sugared::Kind::Method && callee.value && callee.value->type().is_tensor()) {
-    if (callee.name == "backward") return Sugared::of(constant(IValue(), call.range));
+    if (callee.name == "backward") {
+      CallArgs args = emit_args(call);
+      args.positional.insert(args.positional.begin(),
+                             CallArg{Sugared::of(callee.value), call.range, nullptr});
+      return Sugared::of(emit_op("aten::backward", args.positional, args.keywords, call.range));
+    }
     if (callee.name == "requires_grad_") return Sugared::of(callee.value);
   }
   return call_sugared(callee, emit_args(call), call.range);

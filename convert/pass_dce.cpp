@@ -113,7 +113,10 @@ bool drop_loop_carried(ir::Node* n) {
 // of unused and nested nodes only).
 bool own_side_effects(const ir::Node& n, bool check_raise = true) {
   const std::string& k = n.kind();
-  if (k == ir::kind::Print || k == ir::kind::RaiseException || k == ir::kind::Guard) return true;
+  if (k == ir::kind::Print || k == ir::kind::RaiseException || k == ir::kind::Guard ||
+      k == "aten::backward") {
+    return true;  // aten::backward accumulates into the leaves' .grad
+  }
   if (k == ir::kind::If || k == ir::kind::Loop || k == ir::kind::Constant ||
       k == ir::kind::TupleConstruct || k == ir::kind::TupleUnpack || k == ir::kind::TupleIndex ||
       k == ir::kind::ListConstruct || k == ir::kind::ListUnpack || k == ir::kind::Uninitialized) {

@@ -83,8 +83,22 @@ SourceRange key_point(const SourceRange& range) {
 
 }  // namespace
 
+bool calls_backward(const ir::Graph& graph) {
+  std::vector<const ir::Block*> blocks{graph.block()};
+  while (!blocks.empty()) {
+    const ir::Block* b = blocks.back();
+    blocks.pop_back();
+    for (const ir::Node* n : b->nodes()) {
+      if (n->kind() == "aten::backward") return true;
+      for (const ir::Block* inner : n->blocks()) blocks.push_back(inner);
+    }
+  }
+  return false;
+}
+
 GraphRunner::GraphRunner(const ir::Graph& graph, GraphRunOptions options)
     : options_(std::move(options)), route_(graph.route) {
+  calls_backward_ = calls_backward(graph);
   entry_label_ = "'" + (graph.entry.empty() ? std::string("?") : graph.entry) + "'";
   resolve_entry(graph);
   resolve_parameters(graph);
@@ -302,11 +316,15 @@ IValue GraphRunner::run(const InputSet& set) {
 
   ValueList values;
   grad_leaves_.clear();
+  // A graph that calls backward() tapes as eager mode does (the inputs the file
+  // marks and the parameters require grad); --grad also reports the leaves.
   auto mark = [&](const std::string& name) {
     Tensor t = values.back().is_tensor() ? values.back().to_tensor() : Tensor();
-    if (!options_.grad || !t.defined() || t.dtype() != DType::Float32) return;
+    if (!(options_.grad || calls_backward_) || !t.defined() || t.dtype() != DType::Float32) {
+      return;
+    }
     t.set_requires_grad(true);
-    grad_leaves_.emplace_back(name, t);
+    if (options_.grad) grad_leaves_.emplace_back(name, t);
   };
   for (const Slot& s : slots_) {
     if (s.role == Role::Parameter) {

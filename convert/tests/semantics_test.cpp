@@ -112,5 +112,28 @@ TEST(Semantics, ScriptIfOnManyElementsRaises) {
   }
 }
 
+// loss.backward() is an aten::backward node the executor runs: a script ending in it
+// keeps its computation, and the leaves' .grad is what eager mode gives.
+TEST(Semantics, BackwardIsKeptAndRun) {
+  LoweredGraph g = lower_string(
+      "import torch\n\nw = torch.ones(2, requires_grad=True)\nloss = (w * w).tanh().sum()\n"
+      "loss.backward()\n");
+  const std::string text = ir::print_graph(*g.graph);
+  EXPECT_TRUE(has(text, "aten::backward")) << text;
+  EXPECT_TRUE(has(text, "aten::tanh")) << text;
+  EXPECT_NO_THROW(run_graph(*g.graph, NamedInputs{}));
+
+  // Without requires_grad, backward() raises as in PyTorch: the node ran.
+  LoweredGraph bad =
+      lower_string("import torch\n\nw = torch.ones(2)\nloss = (w * w).sum()\nloss.backward()\n");
+  try {
+    run_graph(*bad.graph, NamedInputs{});
+    ADD_FAILURE() << "backward() of a tensor that does not require grad did not raise";
+  } catch (const Error& e) {
+    EXPECT_TRUE(has(e.message(), "does not require grad")) << e.message();
+    EXPECT_EQ(e.range().line, 5);
+  }
+}
+
 }  // namespace
 }  // namespace d2s::convert
