@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "convert/diff_internal.h"
+#include "convert/run_graph.h"
 #include "core/error.h"
 #include "core/executor.h"
 #include "core/random.h"
@@ -31,7 +32,9 @@ struct GraphRun::Impl {
     std::string name;
     std::optional<IValue> fixed;  // a parameter, or an argument's default
     bool used = true;             // an unused input (a guarded scalar) may be left out
+    bool parameter = false;       // a module parameter (requires grad, as in eager mode)
   };
+  bool calls_backward = false;  // the graph runs autograd (a parsed backward())
   std::vector<Slot> slots;
   uint64_t seed = 0;
   std::unique_ptr<Generator> generator;
@@ -46,13 +49,17 @@ GraphRun::GraphRun(const ir::Graph& graph, const LoweredGraph& lowered, const Di
     slot.name = graph.inputs()[i]->debug_name();
     slot.used = graph.inputs()[i]->has_uses();
     for (const auto& [name, t] : lowered.parameters) {
-      if (name == slot.name) slot.fixed = IValue(t);
+      if (name == slot.name) {
+        slot.fixed = IValue(t);
+        slot.parameter = true;
+      }
     }
     if (parsed && i < lowered.argument_defaults.size() && lowered.argument_defaults[i]) {
       slot.fixed = *lowered.argument_defaults[i];
     }
     impl_->slots.push_back(std::move(slot));
   }
+  impl_->calls_backward = calls_backward(graph);
   impl_->seed = options.run.seed;
   impl_->generator = std::make_unique<Generator>(options.run.seed);
   ExecOptions exec;
@@ -86,7 +93,16 @@ ValueList GraphRun::run(const NamedInputs& inputs) const {
     }
     // In-place ops in a graph (`s += 1` traced as add_) must not change the caller's
     // tensors or the parameters.
-    if (v.is_tensor() && v.to_tensor().defined()) v = IValue(v.to_tensor().clone());
+    // A graph that calls backward() needs what requires grad in eager mode to.
+    if (v.is_tensor() && v.to_tensor().defined()) {
+      const Tensor& t = v.to_tensor();
+      Tensor copy = t.clone();
+      if (impl_->calls_backward && t.dtype() == DType::Float32 &&
+          (t.requires_grad() || slot.parameter)) {
+        copy.set_requires_grad(true);
+      }
+      v = IValue(copy);
+    }
     values.push_back(std::move(v));
   }
   *impl_->generator = Generator(impl_->seed);

@@ -13,9 +13,10 @@
 //    scalar inputs, everything else a Tensor. For a class, the instance is built by the
 //    eager interpreter (its `__init__` runs, as TorchScript scripts an instance), then
 //    frozen: parameters become graph inputs named by state_dict name after the forward
-//    arguments (with their shapes), plain attributes and `self.training` become
-//    constants (so `if self.training:` folds away), submodules and helper methods are
-//    inlined. A returned tuple gives one graph output per item.
+//    arguments (with their shapes), plain attributes and `self.training` (as
+//    __init__ left them; --eval sets training to False) become constants (so
+//    `if self.training:` folds away), submodules and helper methods are inlined.
+//    A returned tuple gives one graph output per item.
 //  * Every user function is inlined; recursion is an error, and so is inlining deeper
 //    than max_inline_depth.
 //  * Variables are SSA values; an If returns what its arms assign, a Loop carries what
@@ -25,7 +26,8 @@
 //  * `s += x` on a tensor is the out-of-place aten::add rebinding s. PyTorch adds in
 //    place: the results differ only when another name aliases the same tensor (the
 //    other name sees the update in eager mode, not in the graph).
-//  * `a and b` / `a or b` give a bool (TorchScript's rule), not one of their operands.
+//  * `a and b` / `a or b` give one of their operands, as in Python (TorchScript gives
+//    a bool); in a condition only their truth is taken.
 //  * Afterwards the passes run (constant folding, dead-code elimination, shape
 //    inference; convert/passes.h), unless `run_passes` is false.
 //  * Types: every value has one. Tensor inputs with a known example shape
@@ -62,7 +64,9 @@ struct LowerOptions {
   // Overrides of the entry module's parameters by state_dict name (all of them, with
   // their exact shapes, as load_state_dict(strict=True) wants).
   std::map<std::string, Tensor> weights;
-  // The module's `training` flag, frozen into the graph (PyTorch's default is true).
+  // false (--eval) puts every module in eval mode after its __init__ ran; true leaves
+  // each module's `training` as __init__ left it (a fresh module trains, as in
+  // PyTorch). Either way the flags are frozen into the graph.
   bool training = true;
   // Example shapes of tensor inputs, when known (e.g. from an inputs file): such an
   // input gets its rank and one symbol per dimension (see pass_shape_inference.cpp);

@@ -5,6 +5,7 @@
 #include "convert/lowerer.h"
 #include "convert/schema_match.h"
 #include "convert/shape_rules.h"
+#include "core/op_registry.h"
 #include "trace/py_objects.h"
 
 namespace d2s::convert {
@@ -39,10 +40,16 @@ CallArgs Lowerer::emit_args(const ast::Call& call) {
 
 Sugared Lowerer::emit_call(const ast::Call& call) {
   Sugared callee = emit_sugared(*call.func);
-  // The graph is the forward computation, as torch.jit.trace records it: backward()
-  // and requires_grad_() add nothing (gradients: `d2s run --grad`, `d2s grad`).
+  // backward() is an aten::backward node with an effect (TorchScript keeps it so too):
+  // the executor runs autograd there, as eager mode does. requires_grad_() adds
+  // nothing (a parsed graph's inputs require grad through the inputs file).
   if (callee.kind == Sugared::Kind::Method && callee.value && callee.value->type().is_tensor()) {
-    if (callee.name == "backward") return Sugared::of(constant(IValue(), call.range));
+    if (callee.name == "backward") {
+      CallArgs args = emit_args(call);
+      args.positional.insert(args.positional.begin(),
+                             CallArg{Sugared::of(callee.value), call.range, nullptr});
+      return Sugared::of(emit_op("aten::backward", args.positional, args.keywords, call.range));
+    }
     if (callee.name == "requires_grad_") return Sugared::of(callee.value);
   }
   return call_sugared(callee, emit_args(call), call.range);
@@ -339,11 +346,16 @@ ir::Value* Lowerer::emit_op(const std::string& base_name, const std::vector<Call
 
   const size_t n_out = schema.returns.size();
   ir::Node* n = graph_.insert(base_name, inputs, n_out, range);
-  n->set_overload(schema.overload);
+  // A value of type Any (`n and x`: an int or a tensor) leaves the overload to the
+  // executor, which picks it per call from the values it gets.
+  bool open = false;
+  for (ir::Value* v : given) open |= v->type().kind == TypeKind::Any;
+  open &= OpRegistry::builtin().overloads(base_name).size() > 1;
+  if (!open) n->set_overload(schema.overload);
   std::vector<Type> in_types;
   for (ir::Value* v : inputs) in_types.push_back(v->type());
   std::vector<Type> out_types = result_types(*m.op, in_types);
-  for (size_t i = 0; i < n_out; ++i) n->output(i)->set_type(out_types[i]);
+  for (size_t i = 0; i < n_out; ++i) n->output(i)->set_type(open ? Type::any() : out_types[i]);
   infer_node_types(*n);  // dtypes and shapes where the rules know them
   if (n_out == 1) return n->output();
   if (n_out == 0) return constant(IValue(), range);

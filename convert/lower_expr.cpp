@@ -135,8 +135,9 @@ Sugared Lowerer::emit_sugared(const ast::Expr& e) {
       return Sugared::of(emit_condition(e));
     }
     case ast::ExprKind::BoolOp:
-      // `a and b` gives a bool here (TorchScript's rule), not one of its operands.
-      return Sugared::of(emit_condition(e));
+      // As a value, `a and b` is one of its operands (Python's rule); as a condition
+      // (emit_condition) only its truth matters.
+      return Sugared::of(emit_bool_op_value(e.as<ast::BoolOp>(), e.range));
     case ast::ExprKind::IfExp: {
       const auto& i = e.as<ast::IfExp>();
       ir::Value* cond = emit_condition(*i.test);
@@ -313,6 +314,45 @@ ir::Value* Lowerer::emit_short_circuit(const std::vector<std::function<ir::Value
   for (size_t k = open.size(); k-- > 0;) {
     ir::Node* n = open[k];
     (is_and ? n->blocks()[0] : n->blocks()[1])->register_output(result);
+    result = n->output();
+  }
+  graph_.set_insert_point(saved_point);
+  return result;
+}
+
+ir::Value* Lowerer::emit_bool_op_value(const ast::BoolOp& b, const SourceRange& range) {
+  // `a and b` is a when a is falsy, else b; `a or b` is a when a is truthy, else b.
+  // Each operand but the last opens a prim::If whose deciding arm returns the operand
+  // itself; the Ifs nest, and are closed innermost first without recursion. Operands
+  // of different types give an If of type Any (the executor's values carry their own).
+  ir::Node* saved_point = graph_.insert_point();
+  std::vector<std::pair<ir::Node*, ir::Value*>> open;  // an If and its deciding operand
+  ir::Value* result = nullptr;
+  for (size_t k = 0; k < b.values.size(); ++k) {
+    ir::Value* v = emit_expr(*b.values[k]);
+    if (k + 1 == b.values.size()) {
+      result = v;
+      break;
+    }
+    ir::Value* c = to_bool(v, b.values[k]->range);
+    if (auto known = constant_bool(c)) {
+      if (*known != b.is_and) {  // falsy in an `and`, truthy in an `or`: decided
+        result = v;
+        break;
+      }
+      continue;  // the next operand decides
+    }
+    ir::Node* n = graph_.insert(ir::kind::If, {c}, 1, range);
+    ir::Block* then_block = n->add_block();
+    ir::Block* else_block = n->add_block();
+    (b.is_and ? else_block : then_block)->register_output(v);
+    graph_.set_insert_point(b.is_and ? then_block : else_block);
+    open.emplace_back(n, v);
+  }
+  for (size_t k = open.size(); k-- > 0;) {
+    auto [n, decided] = open[k];
+    (b.is_and ? n->blocks()[0] : n->blocks()[1])->register_output(result);
+    n->output()->set_type(join_types(decided->type(), result->type()).value_or(Type::any()));
     result = n->output();
   }
   graph_.set_insert_point(saved_point);

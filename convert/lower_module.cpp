@@ -3,7 +3,8 @@
 // initial values as in eager mode), then
 //   * parameters become graph inputs named by state_dict name (lower.cpp adds them),
 //   * plain attributes (`self.n = 3`, `self.p = 0.0`, tensors that are not
-//     parameters) and `self.training` become constants,
+//     parameters) and `self.training` (as __init__ left it, or False under --eval)
+//     become constants,
 //   * submodules and methods are inlined at their call sites; built-in modules
 //     (nn.Linear, nn.ReLU, ...) become the ops their forward runs.
 #include <sstream>
@@ -59,7 +60,8 @@ std::shared_ptr<InstanceValue> build_instance(const ast::Module& module,
     throw Error("the entry class '" + class_name + "' is not an nn.Module", range,
                 "derive it from nn.Module, or choose a function as the entry");
   }
-  in.set_training(*inst, options.training);
+  // As Program::prepare: __init__'s `self.training` stands unless --eval forces eval.
+  if (!options.training) in.set_training(*inst, false);
   return std::static_pointer_cast<InstanceValue>(made.to_object());
 }
 
@@ -109,7 +111,6 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
                                   const SourceRange& range) {
   const ModuleRef& ref = *module.module;
   const InstanceValue& inst = *ref.instance;
-  if (attr == "training") return Sugared::of(constant(IValue(options_.training), range));
   if (listed(inst.params, attr)) {
     auto it = globals_.parameters.find(ref.qualify(attr));
     if (it != globals_.parameters.end()) return Sugared::of(it->second);
@@ -214,8 +215,7 @@ Sugared Lowerer::call_module(const Sugared& module, CallArgs& args, const Source
                   {x, make_list(dims, range), attr("weight"), attr("bias"), attr("eps")}, range));
     }
     case NnKind::Dropout:
-      return Sugared::of(emit_op(
-          "aten::dropout", {x, attr("p"), constant(IValue(options_.training), range)}, range));
+      return Sugared::of(emit_op("aten::dropout", {x, attr("p"), attr("training")}, range));
     case NnKind::Sequential: {
       Sugared h = Sugared::of(x);
       for (const Sugared& child : module_children(module, range)) {

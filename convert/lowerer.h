@@ -117,6 +117,7 @@ class Lowerer {
   Sugared emit_sugared(const ast::Expr& expr);
   // A Python truth value as a bool value (aten::Bool for tensors and numbers).
   ir::Value* emit_condition(const ast::Expr& expr);
+  ir::Value* emit_bool_op_value(const ast::BoolOp& op, const SourceRange& range);
   ir::Value* to_bool(ir::Value* v, const SourceRange& range);
   ir::Value* emit_not(ir::Value* cond, const SourceRange& range);
   // `a and b and c` (or `or`): nested prim::If, one per operand but the last.

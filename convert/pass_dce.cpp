@@ -96,10 +96,16 @@ bool drop_loop_carried(ir::Node* n) {
   return changed;
 }
 
-// A node's own effect, without looking into its blocks: prints, raises, guards, and
-// the ops the table marks as writing into an argument or drawing random numbers.
-bool own_side_effects(const ir::Node& n) {
-  return ir::has_own_effects(n);
+// A node's own effect, without looking into its blocks: prints, raises, guards,
+// backward() and the ops the table marks as writing into an argument or drawing random
+// numbers (ir::has_own_effects), and — asked only with `check_raise`, since it runs the
+// kernel on stand-ins: the sweep asks it of unused and nested nodes only — a registry
+// op that may raise (an error is an effect eager mode shows).
+bool own_side_effects(const ir::Node& n, bool check_raise = true) {
+  if (ir::has_own_effects(n)) return true;
+  if (!check_raise || n.kind().rfind("prim::", 0) == 0) return false;
+  return !cannot_raise(n);
+}
 }
 
 bool sweep(ir::Graph& graph) {
@@ -109,14 +115,17 @@ bool sweep(ir::Graph& graph) {
   // a subtree has effects is accumulated bottom-up, so the sweep is linear.
   std::unordered_set<const ir::Node*> effectful;
   for (ir::Node* n : post_order(graph.block(), /*reverse=*/true)) {
-    bool effects = own_side_effects(*n);
-    for (const ir::Block* b : n->blocks()) {
-      for (const ir::Node* inner : b->nodes()) effects |= effectful.count(inner) > 0;
-    }
     if (n->kind() == ir::kind::If) changed |= drop_if_outputs(n);
     if (n->kind() == ir::kind::Loop) changed |= drop_loop_carried(n);
     bool used = false;
     for (const ir::Value* v : n->outputs()) used |= v->has_uses();
+    // A node in an If arm or a loop body may be read only by its block's return: the
+    // If or Loop goes when nothing reads that, so whether the node raises decides.
+    const bool nested = n->owning_block() != graph.block();
+    bool effects = own_side_effects(*n, /*check_raise=*/!used || nested);
+    for (const ir::Block* b : n->blocks()) {
+      for (const ir::Node* inner : b->nodes()) effects |= effectful.count(inner) > 0;
+    }
     if (!used && !effects) {
       n->destroy();
       changed = true;

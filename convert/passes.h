@@ -10,10 +10,12 @@
 //                        inputs.
 //   eliminate_dead_code  unused pure nodes, unused If outputs, unused loop-carried
 //                        values. Kept however unused: prim::Print, prim::RaiseException,
-//                        prim::Guard, and random ops (aten::rand*, dropout, ...): a
-//                        random op draws from the generator, so removing it would shift
-//                        every later random number and make the graph's results differ
-//                        from eager mode's. An If or Loop is kept when it holds one.
+//                        prim::Guard, random ops (aten::rand*, dropout, ...): a random
+//                        op draws from the generator, so removing it would shift every
+//                        later random number and make the graph's results differ from
+//                        eager mode's; and ops that may raise (cannot_raise), so that an
+//                        unused `t.item()` of a two-element tensor raises as in eager
+//                        PyTorch. An If or Loop is kept when it holds one.
 //   infer_shapes         dtypes and shapes through the graph by per-op rules
 //                        (shape_rules.h), joining an If's arms and iterating loop-carried
 //                        types to a fixpoint.
@@ -48,6 +50,10 @@ std::optional<std::vector<IValue>> evaluate_node(const ir::Node& node,
 
 // Whether removing `node` (when its outputs are unused) changes what a run does.
 bool has_side_effects(const ir::Node& node);
+
+// Whether a registry op node is proven unable to raise, whatever values reach it
+// (pass_dce_raise.cpp says how); dead-code elimination keeps one that may raise.
+bool cannot_raise(const ir::Node& node);
 
 // Every node of `block` and of the blocks nested in it, each node after the nodes of
 // its own blocks; within a block in order, or last to first with `reverse`.

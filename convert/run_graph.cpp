@@ -83,8 +83,22 @@ SourceRange key_point(const SourceRange& range) {
 
 }  // namespace
 
+bool calls_backward(const ir::Graph& graph) {
+  std::vector<const ir::Block*> blocks{graph.block()};
+  while (!blocks.empty()) {
+    const ir::Block* b = blocks.back();
+    blocks.pop_back();
+    for (const ir::Node* n : b->nodes()) {
+      if (n->kind() == "aten::backward") return true;
+      for (const ir::Block* inner : n->blocks()) blocks.push_back(inner);
+    }
+  }
+  return false;
+}
+
 GraphRunner::GraphRunner(const ir::Graph& graph, GraphRunOptions options)
     : options_(std::move(options)), route_(graph.route) {
+  calls_backward_ = calls_backward(graph);
   entry_label_ = "'" + (graph.entry.empty() ? std::string("?") : graph.entry) + "'";
   resolve_entry(graph);
   resolve_parameters(graph);
@@ -243,7 +257,10 @@ IValue GraphRunner::bind_argument(const Slot& slot, const NamedInput& given) con
     case ir::TypeKind::Tensor: {
       if (!v.is_tensor()) throw mismatch("it takes a tensor");
       const Tensor& t = v.to_tensor();
-      if (type.dtype && *type.dtype != t.dtype()) {
+      // A parsed graph's Tensor takes any dtype, as TorchScript's does: its kernels
+      // decide per call, and its types are those of the example it was specialised
+      // for. A trace recorded the ops one dtype took, so it keeps that dtype.
+      if (route_ == "trace" && type.dtype && *type.dtype != t.dtype()) {
         throw mismatch(std::string("it takes ") + dtype_name(*type.dtype) + " elements");
       }
       // A trace's shapes are its guards' business (exit 1), or nobody's under
@@ -299,11 +316,15 @@ IValue GraphRunner::run(const InputSet& set) {
 
   ValueList values;
   grad_leaves_.clear();
+  // A graph that calls backward() tapes as eager mode does (the inputs the file
+  // marks and the parameters require grad); --grad also reports the leaves.
   auto mark = [&](const std::string& name) {
     Tensor t = values.back().is_tensor() ? values.back().to_tensor() : Tensor();
-    if (!options_.grad || !t.defined() || t.dtype() != DType::Float32) return;
+    if (!(options_.grad || calls_backward_) || !t.defined() || t.dtype() != DType::Float32) {
+      return;
+    }
     t.set_requires_grad(true);
-    grad_leaves_.emplace_back(name, t);
+    if (options_.grad) grad_leaves_.emplace_back(name, t);
   };
   for (const Slot& s : slots_) {
     if (s.role == Role::Parameter) {

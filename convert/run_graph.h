@@ -11,7 +11,8 @@
 //  * an argument of the entry: the input set's value of that name, else the
 //    parameter's default in the source program, else an error naming the input and
 //    its type. Values are checked against the input's type (a tensor for a tensor,
-//    its dtype; an int is accepted for a float, as Python does). Shapes are checked
+//    of its dtype for a trace and of any dtype for a parsed graph, as TorchScript's
+//    Tensor; an int is accepted for a float, as Python does). Shapes are checked
 //    only for graphs that are not traces: a trace's input shapes are re-checked by
 //    its shape guards (exit 1), or deliberately not at all (`--no-guards`, where a
 //    symbolic batch size adapts as in torch.jit.trace).
@@ -115,7 +116,13 @@ class GraphRunner {
   std::unique_ptr<Generator> generator_;
   std::unique_ptr<Executor> executor_;
   std::vector<std::pair<std::string, Tensor>> grad_leaves_;
+  bool calls_backward_ = false;  // the graph holds an aten::backward
 };
+
+// Whether the graph holds an aten::backward (a parsed `loss.backward()`): its runs
+// then tape, with the parameters and the inputs marked requires_grad requiring grad,
+// as eager mode does.
+bool calls_backward(const ir::Graph& graph);
 
 // Convenience: GraphRunner(graph, options).run(inputs).
 IValue run_graph(const ir::Graph& graph, const NamedInputs& inputs,

@@ -39,6 +39,7 @@ bool mutates_inputs(const Node& n) {
 bool has_own_effects(const Node& n) {
   const std::string& k = n.kind();
   if (k == kind::Print || k == kind::RaiseException || k == kind::Guard) return true;
+  if (k == "aten::backward") return true;  // accumulates into the leaves' .grad
   if (structural(n)) return false;
   if (OpRegistry::builtin().overloads(k).empty()) return true;  // unknown: kept
   return any_overload(n, [](const OpDef& def) { return def.mutates || def.is_random; });

@@ -3,7 +3,8 @@
 // stripping), the executor and the autograd share, so that no pass guesses effects
 // from an op's name.
 //
-// Effects are: printing (prim::Print), raising (prim::RaiseException), checking a
+// Effects are: printing (prim::Print), raising (prim::RaiseException), accumulating
+// gradients (aten::backward), checking a
 // guard (prim::Guard), writing into an argument (an op whose schema marks an argument
 // `Tensor(a!)`: add_, copy_, relu_, ...; OpDef::mutates) and drawing from the random
 // generator (OpDef::is_random). Writing ops are TorchScript's design: `y.add_(1)` stays

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "core/error.h"
+#include "core/grad_fn_name.h"
 
 namespace d2s {
 
@@ -314,7 +315,13 @@ std::string tensor_repr(const Tensor& t) {
   } else {
     body = TensorPrinter(t).str(indent);
   }
-  if (t.requires_grad()) suffixes.push_back("requires_grad=True");
+  // PyTorch names the node that made a computed tensor, and marks only a leaf
+  // `requires_grad=True`.
+  if (std::string fn = grad_fn_name(t); !fn.empty()) {
+    suffixes.push_back("grad_fn=<" + fn + ">");
+  } else if (t.requires_grad()) {
+    suffixes.push_back("requires_grad=True");
+  }
   // _add_suffixes: each suffix on the last line while it fits in 80 columns.
   std::string out = prefix + body;
   size_t nl = out.rfind('\n');

@@ -17,14 +17,15 @@
 
 namespace d2s::kernels {
 
-void register_scalar(OpRegistry& r);       // kernels_scalar.cpp: Python numbers
-void register_create(OpRegistry& r);       // kernels_create.cpp
-void register_elementwise(OpRegistry& r);  // kernels_elementwise.cpp: binary, compare
-void register_unary(OpRegistry& r);        // kernels_unary.cpp: unary math, clamp
-void register_reduce(OpRegistry& r);       // kernels_reduce.cpp
-void register_linalg(OpRegistry& r);       // kernels_linalg.cpp
-void register_shape(OpRegistry& r);        // kernels_shape.cpp
-void register_nn(OpRegistry& r);           // kernels_nn.cpp
+void register_scalar(OpRegistry& r);        // kernels_scalar.cpp: Python numbers
+void register_create(OpRegistry& r);        // kernels_create.cpp
+void register_elementwise(OpRegistry& r);   // kernels_elementwise.cpp: binary, compare
+void register_unary(OpRegistry& r);         // kernels_unary.cpp: unary math, clamp
+void register_reduce(OpRegistry& r);        // kernels_reduce.cpp
+void register_linalg(OpRegistry& r);        // kernels_linalg.cpp
+void register_shape(OpRegistry& r);         // kernels_shape.cpp
+void register_nn(OpRegistry& r);            // kernels_nn.cpp
+void register_autograd_ops(OpRegistry& r);  // autograd_ops.cpp: aten::backward
 
 // Throws the d2s::Error a kernel reports (no range: OpRegistry::call adds it).
 [[noreturn]] void fail(const std::string& message);

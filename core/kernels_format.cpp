@@ -164,9 +164,13 @@ std::string format_value(const IValue& v, const std::string& conversion,
   if (conversion == "s") return format_str(v.str(), spec_text);
   if (!conversion.empty()) fail("ValueError: Unknown conversion specifier " + conversion);
   if (v.is_string()) return format_str(v.to_string(), spec_text);
-  if (spec_text.empty()) return v.str();
+  // Tensor.__format__: a 0-d tensor formats its item(), with or without a spec
+  // (f"loss {loss}" writes `loss 0.5`); other tensors take no spec.
+  if (spec_text.empty()) {
+    const bool zero_dim = v.is_tensor() && v.to_tensor().defined() && v.to_tensor().dim() == 0;
+    return zero_dim ? item_of(v.to_tensor()).str() : v.str();  // format(x, "") is str(x)
+  }
   if (v.is_tensor()) {
-    // Tensor.__format__: a 0-d tensor formats its item; others take no spec.
     if (v.to_tensor().dim() != 0) {
       fail("TypeError: unsupported format string passed to Tensor.__format__");
     }

@@ -1,8 +1,8 @@
 # The textbook's RNN cell run to the end of its script: `loss.backward()` included.
 # Gradients flow through whichever branch the input took: eagerly, and on the traced
-# or parsed graph with `d2s run --grad` (the graphs hold the forward computation;
-# backward() adds nothing to them, as torch.jit.trace records it). The loss comes
-# first so that `--grad` differentiates it.
+# or parsed graph with `d2s run --grad` (the trace holds the forward computation, as
+# torch.jit.trace records it; the parsed graph keeps backward() as aten::backward).
+# The loss comes first so that `--grad` differentiates it.
 import torch
 from torch import Tensor
 

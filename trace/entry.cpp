@@ -283,7 +283,9 @@ void Program::prepare(const RunOptions& opts) {
     }
     auto* inst = as_obj<interp::InstanceValue>(st.entry_value);
     if (!inst->is_module) return;
-    in.set_training(*inst, opts.training);
+    // A fresh module is in training mode and __init__ may change that (or any other
+    // attribute); only --eval (training = false) overrides what __init__ left.
+    if (!opts.training) in.set_training(*inst, false);
     in.collect_parameters(*inst, "", &st.params);
   });
   if (opts.weights.empty()) return;

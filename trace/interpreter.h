@@ -145,7 +145,9 @@ struct RunOptions {
   // Overrides of the entry module's parameters by state_dict name. When non-empty it
   // must name every parameter with its exact shape (as load_state_dict(strict=True)).
   std::map<std::string, Tensor> weights;
-  bool training = true;  // the entry module's `training` flag, PyTorch's default
+  // false (--eval): the entry module and its submodules are put in eval mode after
+  // __init__ ran; true leaves `training` as __init__ left it (a fresh module trains).
+  bool training = true;
   Limits limits;
   std::ostream* out = nullptr;        // where print() writes; null means std::cout
   InterpreterHooks* hooks = nullptr;  // null in eager mode; used by call_entry only

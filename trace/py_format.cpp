@@ -248,9 +248,26 @@ void Interpreter::check_stack(const SourceRange& range) const {
   }
 }
 
+namespace {
+
+// The Python number of a one-element tensor, as item() gives it.
+IValue item_value(const Tensor& t) {
+  double item = t.value_at(0);
+  return t.dtype() == DType::Float32 ? IValue(item)
+         : t.dtype() == DType::Int64 ? IValue(static_cast<int64_t>(item))
+                                     : IValue(item != 0);
+}
+
+}  // namespace
+
 std::string Interpreter::format_value(const IValue& v, const std::string& spec,
                                       const SourceRange& range) {
-  if (spec.empty()) return py_str(v);
+  // Tensor.__format__ formats a 0-d tensor as its item() even without a spec
+  // (f"loss {loss}" writes `loss 0.5`); other values without one write their str().
+  if (spec.empty()) {
+    const bool zero_dim = v.is_tensor() && v.to_tensor().defined() && v.to_tensor().dim() == 0;
+    return py_str(zero_dim ? item_value(v.to_tensor()) : v);  // format(x, "") is str(x)
+  }
   if (as_obj<SymbolicValue>(v)) return format_value(concrete_silently(v), spec, range);
   FormatSpec f;
   if (!parse_spec(spec, &f)) fail("ValueError: Invalid format specifier '" + spec + "'", range);
@@ -260,10 +277,7 @@ std::string Interpreter::format_value(const IValue& v, const std::string& spec,
     const Tensor& t = v.to_tensor();
     if (t.dim() != 0)
       fail("TypeError: unsupported format string passed to Tensor.__format__", range);
-    double item = t.value_at(0);
-    x = t.dtype() == DType::Float32 ? IValue(item)
-        : t.dtype() == DType::Int64 ? IValue(static_cast<int64_t>(item))
-                                    : IValue(item != 0);
+    x = item_value(t);
   }
   if (x.is_number()) {
     std::string error;

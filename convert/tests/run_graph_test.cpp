@@ -136,12 +136,25 @@ TEST(RunGraph, MissingUnknownAndMismatchedInputs) {
     run_graph(*g.graph, {{"x", IValue(1)}, {"y", t({1}, {1})}, {"z", t({1}, {0})}});
   });
   EXPECT_TRUE(has(msg, "input 'x' (Tensor) of the graph 'foo1' is given the int 1")) << msg;
+}
 
-  std::tie(msg, code) = error_of([&] {
-    run_graph(*g.graph,
-              {{"x", IValue(Tensor::from_ints({1}, {1}))}, {"y", t({1}, {1})}, {"z", t({1}, {0})}});
-  });
-  EXPECT_TRUE(has(msg, "is given a int64 tensor of shape [1]: it takes float32 elements")) << msg;
+// A Tensor parameter of a parsed graph takes any dtype, as TorchScript's Tensor does
+// (issue 15 item 4): a bool mask reaches torch.where, an int64 tensor is added to.
+TEST(RunGraph, ParsedTensorInputsTakeAnyDtype) {
+  LoweredGraph g = lower_string(
+      "import torch\n\ndef f(x, mask):\n    return torch.where(mask, x, torch.zeros_like(x))\n");
+  IValue out = run_graph(*g.graph, {{"x", t({2}, {1.5, 2.5})},
+                                    {"mask", IValue(Tensor::from_bools({2}, {true, false}))}});
+  ASSERT_TRUE(out.is_tensor());
+  EXPECT_EQ(out.to_tensor().dtype(), DType::Float32);
+  EXPECT_FLOAT_EQ(static_cast<float>(out.to_tensor().value_at(0)), 1.5f);
+  EXPECT_FLOAT_EQ(static_cast<float>(out.to_tensor().value_at(1)), 0.0f);
+
+  LoweredGraph add = lower_string("import torch\n\ndef f(x):\n    return x + 1\n");
+  out = run_graph(*add.graph, {{"x", IValue(Tensor::from_ints({2}, {3, 4}))}});
+  ASSERT_TRUE(out.is_tensor());
+  EXPECT_EQ(out.to_tensor().dtype(), DType::Int64);
+  EXPECT_EQ(out.to_tensor().value_at(1), 5.0);
 }
 
 TEST(RunGraph, ParsedShapesAreChecked) {

@@ -1,0 +1,129 @@
+// Whether an op node can raise (passes.h, cannot_raise): dead-code elimination keeps
+// an unused op that can, so that the parse route raises where eager PyTorch does
+// (`t.item()` of a two-element tensor, a shape mismatch whose result nobody reads).
+//
+// A node is proven unable to raise in two ways:
+//  * it is total on the kinds its inputs have: a tensor's size/dim/numel/dtype,
+//    pointwise math of one float tensor, and scalar arithmetic and comparisons that
+//    no int or float value makes fail;
+//  * its kernel runs without error on stand-ins of its inputs: constants as they are,
+//    tensors of a known float or bool dtype and a fully known (small) shape as zeros,
+//    lists built in the graph item by item. A shape error, a one-element check or a
+//    dtype refusal depends only on what these stand-ins carry. Integer tensors,
+//    runtime scalars and symbolic dims are not stood in for: an index, a divisor or a
+//    size may decide whether the op raises, so such a node stays.
+#include <string_view>
+
+#include "convert/lower_context.h"
+#include "convert/passes.h"
+#include "core/autograd.h"
+#include "core/op_registry.h"
+
+namespace d2s::convert {
+
+namespace {
+
+constexpr int64_t kMaxStandInElements = 1 << 14;
+
+bool listed(std::string_view kind, std::initializer_list<std::string_view> names) {
+  for (std::string_view n : names) {
+    if (kind == n) return true;
+  }
+  return false;
+}
+
+bool is_scalar(const ir::Type& t) {
+  return t.kind == ir::TypeKind::Int || t.kind == ir::TypeKind::Float ||
+         t.kind == ir::TypeKind::Bool;
+}
+
+bool total_on_its_inputs(const ir::Node& n) {
+  const std::string& k = n.kind();
+  if (listed(k, {"aten::dim", "aten::numel", "prim::dtype", "aten::detach"})) return true;
+  if (k == "aten::size" && n.inputs().size() == 1) return true;
+  // Pointwise math of one float tensor: defined for every shape and value (NaN
+  // where the math is undefined, as in PyTorch).
+  if (n.inputs().size() == 1 && n.input(0)->type().is_tensor() &&
+      n.input(0)->type().dtype == DType::Float32 &&
+      listed(k, {"aten::neg",        "aten::relu",  "aten::tanh",       "aten::sigmoid",
+                 "aten::exp",        "aten::log",   "aten::abs",        "aten::sin",
+                 "aten::cos",        "aten::sqrt",  "aten::rsqrt",      "aten::square",
+                 "aten::reciprocal", "aten::clone", "aten::contiguous", "aten::floor",
+                 "aten::ceil",       "aten::round", "aten::sign",       "aten::erf",
+                 "aten::gelu",       "aten::silu",  "aten::zeros_like", "aten::ones_like"})) {
+    return true;
+  }
+  bool all_scalars = !n.inputs().empty();
+  for (const ir::Value* v : n.inputs()) all_scalars &= is_scalar(v->type());
+  return all_scalars && listed(k, {"aten::add", "aten::sub", "aten::mul", "aten::neg", "aten::lt",
+                                   "aten::le", "aten::gt", "aten::ge", "aten::eq", "aten::ne",
+                                   "aten::__not__", "aten::__and__", "aten::__or__", "aten::Float",
+                                   "aten::Int", "aten::Bool", "aten::abs"});
+}
+
+// A value standing in for `v` when running the node's kernel, or nullopt.
+std::optional<IValue> stand_in(const ir::Value* v, bool allow_list) {
+  if (auto c = constant_value(v)) return c;
+  const ir::Type& t = v->type();
+  if (t.kind == ir::TypeKind::None) return IValue();
+  if (t.is_tensor()) {
+    if (!t.dtype || *t.dtype == DType::Int64 || !t.shape) return std::nullopt;
+    Shape shape;
+    int64_t elements = 1;
+    for (const ir::Dim& d : *t.shape) {
+      if (!d.is_known()) return std::nullopt;
+      shape.push_back(d.size);
+      elements *= d.size;
+      if (elements > kMaxStandInElements) return std::nullopt;
+    }
+    return IValue(Tensor::zeros(shape, *t.dtype));
+  }
+  const ir::Node* producer = v->node();
+  if (allow_list && producer->kind() == ir::kind::ListConstruct) {
+    ValueList items;
+    for (const ir::Value* item : producer->inputs()) {
+      auto s = stand_in(item, false);
+      if (!s) return std::nullopt;
+      items.push_back(*s);
+    }
+    return IValue::list(std::move(items));
+  }
+  return std::nullopt;
+}
+
+bool runs_on_stand_ins(const ir::Node& n) {
+  const OpRegistry& reg = OpRegistry::builtin();
+  ValueList args;
+  for (const ir::Value* v : n.inputs()) {
+    auto s = stand_in(v, true);
+    if (!s) return false;
+    args.push_back(*s);
+  }
+  try {
+    NoGradGuard no_grad;
+    OpContext ctx;  // no generator: random ops are kept anyway
+    const OpDef* def = n.overload().empty() ? nullptr : reg.find(n.kind(), n.overload());
+    if (def) {
+      const auto& params = def->schema.arguments;
+      for (size_t i = args.size(); i < params.size(); ++i) {
+        if (!params[i].default_value) return false;
+        args.push_back(*params[i].default_value);
+      }
+      def->kernel(ctx, args);
+    } else {
+      OpRegistry::Bound bound = reg.bind(n.kind(), args, {}, n.range());
+      bound.op->kernel(ctx, bound.args);
+    }
+  } catch (const std::exception&) {
+    return false;  // it raises on these values, or could not be tried
+  }
+  return true;
+}
+
+}  // namespace
+
+bool cannot_raise(const ir::Node& n) {
+  return total_on_its_inputs(n) || runs_on_stand_ins(n);
+}
+
+}  // namespace d2s::convert
