@@ -25,6 +25,7 @@ void register_reduce(OpRegistry& r);       // kernels_reduce.cpp
 void register_linalg(OpRegistry& r);       // kernels_linalg.cpp
 void register_shape(OpRegistry& r);        // kernels_shape.cpp
 void register_nn(OpRegistry& r);           // kernels_nn.cpp
+void register_loss(OpRegistry& r);         // kernels_loss.cpp
 
 // Throws the d2s::Error a kernel reports (no range: OpRegistry::call adds it).
 [[noreturn]] void fail(const std::string& message);

@@ -237,6 +237,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_linalg(r);
     kernels::register_shape(r);
     kernels::register_nn(r);
+    kernels::register_loss(r);
     register_derivatives(r);
     return r;
   }();

@@ -13,7 +13,8 @@ namespace {
 // The modules a program may import, by canonical name.
 bool importable(const std::string& name) {
   return name == "torch" || name == "torch.nn" || name == "torch.nn.functional" || name == "math" ||
-         name == "typing" || name == "torch.jit";
+         name == "typing" || name == "torch.jit" || name == "torch.optim" ||
+         name == "torch.optim.lr_scheduler" || name == "torch.nn.utils";
 }
 
 IValue make_namespace(const std::string& qualname) {
@@ -22,7 +23,8 @@ IValue make_namespace(const std::string& qualname) {
 
 [[noreturn]] void fail_import(const std::string& name, const SourceRange& range) {
   throw Error("module '" + name + "' is not supported by d2s", range,
-              "d2s programs may import torch, torch.nn, torch.nn.functional, math and typing");
+              "d2s programs may import torch, torch.nn, torch.nn.functional, torch.optim, "
+              "torch.optim.lr_scheduler, torch.nn.utils, math and typing");
 }
 
 }  // namespace
