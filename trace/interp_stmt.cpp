@@ -34,7 +34,8 @@ Interpreter::Interpreter(const ast::Module& module, const RunOptions& opts)
       registry_(OpRegistry::builtin()),
       generator_(opts.seed),
       limits_(opts.limits),
-      out_(opts.out ? opts.out : &std::cout) {
+      out_(opts.out ? opts.out : &std::cout),
+      compile_hook_(opts.compile_hook) {
   op_ctx_.generator = &generator_;
   op_ctx_.training = opts.training;
   frames_.push_back(&module_frame_);
@@ -369,7 +370,7 @@ void Interpreter::exec_def(const ast::FunctionDef& s) {
     fn->defaults.push_back(p.default_value ? std::optional<IValue>(eval(*p.default_value))
                                            : std::nullopt);
   }
-  store_name(s.name, IValue(std::static_pointer_cast<Object>(fn)));
+  store_name(s.name, apply_compile_decorators(s, IValue(std::static_pointer_cast<Object>(fn))));
 }
 
 void Interpreter::exec_class(const ast::ClassDef& s) {

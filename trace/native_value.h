@@ -43,6 +43,10 @@ bool is_loss_module_name(const std::string& qualname);
 IValue construct_loss_module(Interpreter& in, const std::string& qualname, ValueList args,
                              Kwargs kwargs, const SourceRange& range);
 
+// torch.compile(fn | model) / torch.jit.script(fn) (compiled_function.cpp): a wrapper
+// that runs by the parse route when the run has a compile hook.
+IValue compile_callable(Interpreter& in, const IValue& target, const SourceRange& site);
+
 // A Python float from an int, float or bool argument; TypeError naming `what`.
 double number_arg(Interpreter& in, const IValue& v, const std::string& what,
                   const SourceRange& range);

@@ -161,7 +161,7 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
   if (q == "torch.jit.script" || q == "torch.compile") {
     // Used as a function rather than a decorator: the identity, as for decorators.
     if (args.empty()) fail("TypeError: " + q + "() needs the function to compile", range);
-    return args[0];
+    return compile_callable(*this, args[0], range);
   }
   if (is_training_name(q)) {
     return call_training_name(*this, q, std::move(args), std::move(kwargs), range);
