@@ -10,8 +10,8 @@ namespace d2s::loss {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& message) {
-  throw Error(message, SourceRange());
+[[noreturn]] void fail(const std::string& message, const std::string& hint = "") {
+  throw Error(message, SourceRange(), hint);
 }
 
 }  // namespace
@@ -49,10 +49,10 @@ ClassLayout class_layout(const Tensor& input, const Tensor& target, const IValue
          std::to_string(input.dim()) + "D (class-index targets)");
   }
   if (target.dtype() != DType::Int64) {
-    fail(target.dtype() == DType::Float32
-             ? "expected scalar type Long but found Float (d2s takes class-index targets; "
-               "class probabilities are not supported)"
-             : "expected scalar type Long but found Bool");
+    fail(std::string("expected scalar type Long but found ") +
+             (target.dtype() == DType::Float32 ? "Float" : "Bool"),
+         "the target holds class indices as int64 (torch.tensor([0, 2]), y.long()); "
+         "targets of class probabilities are not supported by d2s");
   }
   c.batched = input.dim() == 2;
   c.rows = c.batched ? input.size(0) : 1;

@@ -147,6 +147,11 @@ IValue wrap(Interpreter& in, const IValue& target, const SourceRange& site) {
 
 }  // namespace
 
+const IValue* compiled_target(const IValue& v) {
+  auto* w = as_obj<CompiledFunctionValue>(v);
+  return w ? &w->target : nullptr;
+}
+
 IValue compile_callable(Interpreter& in, const IValue& target, const SourceRange& site) {
   return wrap(in, target, site);
 }

@@ -46,6 +46,8 @@ IValue construct_loss_module(Interpreter& in, const std::string& qualname, Value
 // torch.compile(fn | model) / torch.jit.script(fn) (compiled_function.cpp): a wrapper
 // that runs by the parse route when the run has a compile hook.
 IValue compile_callable(Interpreter& in, const IValue& target, const SourceRange& site);
+// The function or module a compiled wrapper holds; null for any other value.
+const IValue* compiled_target(const IValue& v);
 
 // A Python float from an int, float or bool argument; TypeError naming `what`.
 double number_arg(Interpreter& in, const IValue& v, const std::string& what,
