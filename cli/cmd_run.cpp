@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "convert/compile.h"
 #include "convert/run_graph.h"
 #include "core/autograd.h"
 #include "core/file_io.h"
@@ -27,6 +28,7 @@ struct RunCmd {
   std::string inputs;
   std::string mode = "eager";
   bool grad = false;
+  bool explain = false;  // list the compiled functions on stderr after the run
   std::string output;
   std::string dump_weights;
   std::string trace_inputs;
@@ -110,6 +112,7 @@ int run_run(const RunCmd& o) {
   if (!o.flags.weights.empty()) require_readable(o.flags.weights);
   std::vector<std::string> in_files = {o.input, o.inputs, o.trace_inputs, o.flags.weights};
   check_output(o.output, "-o", in_files);
+  convert::ParseRouteCompiler compiler;
   check_output(o.dump_weights, "--dump-weights", in_files);
   if (!o.output.empty() && !o.dump_weights.empty() && o.output == o.dump_weights) {
     throw Error("-o and --dump-weights name the same file '" + o.output + "'", SourceRange(),
@@ -150,6 +153,8 @@ int run_run(const RunCmd& o) {
     Program program = Program::load(o.input);
     RunOptions opts = make_run_options(o.flags, weights);
     opts.out = &std::cout;
+    // @torch.compile / @torch.jit.script functions run by the parse route.
+    opts.compile_hook = &compiler;
     EntryInfo entry = program.entry(o.flags.entry);
     for (size_t i = 0; i < inputs.sets.size(); ++i) {
       NamedInputs named = bind_inputs(entry, inputs.sets[i], o.inputs);
@@ -175,6 +180,7 @@ int run_run(const RunCmd& o) {
     }
   }
   std::cout.flush();
+  if (o.explain) compiler.explain(std::cerr);
 
   std::string yaml = format_outputs_yaml(results, inputs.is_list);
   if (!o.dump_weights.empty()) write_tensor_map_yaml(o.dump_weights, used_weights);
@@ -222,6 +228,10 @@ Command setup_run(CLI::App& app) {
                 "on other paths, as torch.jit.trace gives)");
   add_max_trace_nodes_flag(cmd, &o->trace.max_nodes);
   o->max_nodes_option = cmd->get_option("--max-trace-nodes");
+  cmd->add_flag("--explain", o->explain,
+                "eager mode: after the run, list on stderr each @torch.compile / "
+                "@torch.jit.script function: lowered by the parse route (graph size) or fell "
+                "back to eager, and why");
   cmd->add_flag("--grad", o->grad,
                 "also print the gradients of the first output (a one-element float tensor) "
                 "under grads:");

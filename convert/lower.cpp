@@ -308,6 +308,76 @@ LoweredGraph lower_program(std::shared_ptr<const SourceFile> file, const LowerOp
   return out;
 }
 
+LoweredGraph lower_live_function(const LiveFunction& f) {
+  LoweredGraph out;
+  out.graph = std::make_unique<ir::Graph>();
+  ir::Graph& g = *out.graph;
+  g.route = "parse";
+  g.source = f.file;
+  g.entry = f.name;
+
+  LowerOptions options;
+  options.training = f.training;
+  Globals globals;
+  globals.file = f.file;
+  globals.training = f.training;
+  collect_globals(*f.module, &globals);
+  Lowerer lowerer(g, globals, options, f.function->range);
+
+  std::vector<Sugared> args;
+  if (f.self) {
+    Sugared self = Sugared::of_kind(Sugared::Kind::Module, "");
+    self.module = std::make_shared<ModuleRef>(ModuleRef{f.self, ""});
+    args.push_back(self);
+  }
+  const std::vector<ast::Param>& params = f.function->params;
+  const size_t first = f.self ? 1 : 0;
+  if (params.size() < first + f.arg_shapes.size()) {
+    throw Error("'" + f.name + "' takes " + std::to_string(params.size() - first) +
+                    " arguments but was called with " + std::to_string(f.arg_shapes.size()),
+                f.function->range);
+  }
+  for (size_t i = 0; i < f.arg_shapes.size(); ++i) {
+    const std::string& pname = params[first + i].name;
+    Type t = Type::tensor(f.arg_dtypes[i]);
+    std::vector<ir::Dim> dims;
+    for (size_t d = 0; d < f.arg_shapes[i].size(); ++d) {
+      dims.push_back(ir::Dim::symbolic(pname + "_" + std::to_string(d)));
+    }
+    t.shape = std::move(dims);
+    args.push_back(Sugared::of(g.add_input(pname, t)));
+  }
+  out.num_arguments = f.arg_shapes.size();
+  if (f.self) {
+    collect_module_parameters(*f.self, "", &out.parameters);
+  } else {
+    // Modules held by globals: callable by name, their parameters qualified by it.
+    for (const auto& [name, m] : f.modules) {
+      Sugared s = Sugared::of_kind(Sugared::Kind::Module, name);
+      s.module = std::make_shared<ModuleRef>(ModuleRef{m, name});
+      globals.names[name] = s;
+      globals.constants.erase(name);
+      collect_module_parameters(*m, name + ".", &out.parameters);
+    }
+  }
+  for (const auto& [name, t] : out.parameters) {
+    globals.parameters[name] = g.add_input(name, Type::tensor_of(t.dtype(), t.shape()));
+  }
+  Sugared result = lowerer.lower_function(*f.function, f.name, std::move(args), f.function->range);
+  if (!result.is_value()) {
+    throw Error("'" + f.name + "' returns " + result.describe() + ", which is not a value",
+                f.function->range);
+  }
+  ir::Value* r = result.value;
+  if (r->type().kind == TypeKind::Tuple) {
+    for (ir::Value* v : lowerer.tuple_items(r, f.function->range)) g.register_output(v);
+  } else if (r->type().kind != TypeKind::None) {
+    g.register_output(r);
+  }
+  run_default_passes(g);
+  return out;
+}
+
 LoweredGraph lower_file(const std::string& path, const LowerOptions& options) {
   return lower_program(SourceFile::load(path), options);
 }

@@ -53,6 +53,11 @@
 #include "core/ivalue.h"
 #include "core/source.h"
 #include "core/tensor.h"
+#include "parse/ast.h"
+
+namespace d2s::interp {
+class InstanceValue;
+}
 
 namespace d2s::convert {
 
@@ -92,6 +97,24 @@ struct LoweredGraph {
   // not given one; nullopt where the parameter has none.
   std::vector<std::optional<IValue>> argument_defaults;
 };
+
+// A function of a running program lowered on its own (torch.compile in eager mode,
+// convert/compile.h): `function` with tensor arguments of the given shapes, the module
+// instances `modules` callable by their global names (their parameters are graph inputs
+// named `<global>.<state_dict name>`, after the arguments), or the forward of `self`
+// (parameters by state_dict name). `parameters` of the result lists them in input order.
+struct LiveFunction {
+  const ast::Module* module = nullptr;
+  std::shared_ptr<const SourceFile> file;
+  const ast::FunctionDef* function = nullptr;
+  std::string name;
+  std::shared_ptr<interp::InstanceValue> self;
+  std::vector<std::pair<std::string, std::shared_ptr<interp::InstanceValue>>> modules;
+  std::vector<Shape> arg_shapes;
+  std::vector<DType> arg_dtypes;
+  bool training = true;
+};
+LoweredGraph lower_live_function(const LiveFunction& f);
 
 // Parses and lowers a program. Throws d2s::Error.
 LoweredGraph lower_program(std::shared_ptr<const SourceFile> file,

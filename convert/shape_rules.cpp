@@ -157,7 +157,8 @@ bool infer_node_types(ir::Node& n) {
           "logical_xor", "eq",          "ne",         "lt",          "le",          "gt",
           "ge",          "where",       "add_",       "sub_",        "mul_",        "div_",
           "masked_fill", "atan2"}) ||
-      (in(k, {"max", "min"}) && n.overload() == "other") || (k == "mse_loss")) {
+      (in(k, {"max", "min"}) && n.overload() == "other") ||
+      in(k, {"mse_loss", "l1_loss", "smooth_l1_loss"})) {
     size_t operands = k == "where" ? 3 : 2;
     std::vector<Type> ts;
     std::optional<Dims> shape = Dims{};
@@ -180,12 +181,26 @@ bool infer_node_types(ir::Node& n) {
       d = self.dtype;
       shape = s ? std::optional<Dims>(*s) : std::nullopt;
     }
-    if (k == "mse_loss") {
+    if (in(k, {"mse_loss", "l1_loss", "smooth_l1_loss"})) {
       auto r = a.value(2);
       if (!r || !r->is_string() || r->to_string() != "none") shape = Dims{};
       d = DType::Float32;
     }
     out = tensor(d, shape);
+  } else if (in(k, {"nll_loss", "cross_entropy_loss", "binary_cross_entropy_with_logits"})) {
+    // A float loss: 0-d when reduced; unreduced, one per row ([N] of an [N, C] input, 0-d
+    // of a [C] one) for the class-index losses, the input's shape for the binary one.
+    auto r = a.value(k == "binary_cross_entropy_with_logits" ? 4 : 3);
+    std::optional<Dims> shape = Dims{};
+    if (r && r->is_string() && r->to_string() == "none") {
+      if (k == "binary_cross_entropy_with_logits" || !s)
+        shape = s ? std::optional<Dims>(*s) : std::nullopt;
+      else
+        shape = s->size() == 2 ? Dims{(*s)[0]} : Dims{};
+    } else if (!r || !r->is_string()) {
+      shape.reset();
+    }
+    out = tensor(DType::Float32, shape);
   } else if (in(k, {"neg",        "abs",         "sign",        "square",     "relu",
                     "floor",      "ceil",        "trunc",       "round",      "bitwise_not",
                     "clamp",      "clamp_min",   "clamp_max",   "contiguous", "clone",

@@ -105,6 +105,7 @@ void register_derivatives(OpRegistry& r) {
   grad::register_derivatives_linalg(r);
   grad::register_derivatives_nn(r);
   grad::register_derivatives_shape(r);
+  grad::register_derivatives_loss(r);
   register_backward_ops(r);
 }
 

@@ -26,6 +26,7 @@ void register_linalg(OpRegistry& r);        // kernels_linalg.cpp
 void register_shape(OpRegistry& r);         // kernels_shape.cpp
 void register_nn(OpRegistry& r);            // kernels_nn.cpp
 void register_autograd_ops(OpRegistry& r);  // autograd_ops.cpp: aten::backward
+void register_loss(OpRegistry& r);          // kernels_loss.cpp
 
 // Throws the d2s::Error a kernel reports (no range: OpRegistry::call adds it).
 [[noreturn]] void fail(const std::string& message);

@@ -130,9 +130,23 @@ constexpr const char* kMethodOnly[] = {
     "repeat", "select",  "to",         "type_as", "item",   "cpu",        "add_",   "sub_",
     "mul_",   "div_",    "copy_",      "relu_",   "clamp_", "fill_",      "zero_"};
 
-constexpr const char* kFunctional[] = {
-    "relu",   "gelu",       "silu",    "leaky_relu", "softplus", "softmax", "log_softmax",
-    "linear", "layer_norm", "dropout", "sigmoid",    "tanh",     "mse_loss"};
+constexpr const char* kFunctional[] = {"relu",
+                                       "gelu",
+                                       "silu",
+                                       "leaky_relu",
+                                       "softplus",
+                                       "softmax",
+                                       "log_softmax",
+                                       "linear",
+                                       "layer_norm",
+                                       "dropout",
+                                       "sigmoid",
+                                       "tanh",
+                                       "mse_loss",
+                                       "l1_loss",
+                                       "smooth_l1_loss",
+                                       "nll_loss",
+                                       "binary_cross_entropy_with_logits"};
 
 constexpr const char* kMath[] = {"sqrt", "exp",   "expm1", "log",     "log2",  "log10", "log1p",
                                  "sin",  "cos",   "tan",   "asin",    "acos",  "atan",  "atan2",
@@ -148,6 +162,7 @@ const Table& functions() {
       t[std::string("torch.nn.functional.") + n] = std::string("aten::") + n;
     }
     for (const char* n : kMath) t[std::string("math.") + n] = std::string("aten::") + n;
+    t["torch.nn.functional.cross_entropy"] = "aten::cross_entropy_loss";
     t["torch.clip"] = "aten::clamp";
     t["torch.concat"] = "aten::cat";
     t["torch.concatenate"] = "aten::cat";

@@ -238,6 +238,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_shape(r);
     kernels::register_nn(r);
     kernels::register_autograd_ops(r);
+    kernels::register_loss(r);
     register_derivatives(r);
     return r;
   }();

@@ -118,6 +118,23 @@ for model in samples/*.py; do
 done
 
 echo
+echo "Training scripts (samples/training/), eager and @torch.compile halves side by side:"
+for model in samples/training/*.py; do
+  name="$(basename "$model" .py)"
+  echo "  $name:"
+  if "$d2s" run "$model" --entry '<module>' --explain -o "$out/$name.train.yaml" \
+    >"$out/$name.train.log" 2>"$out/$name.train.err"; then
+    ok=$((ok + 1))
+    # The pattern card's forward prints each input shape; the loss table is what matters.
+    grep -v '^Input shape' "$out/$name.train.log" | sed 's/^/    /'
+    sed 's/^/    /' "$out/$name.train.err"
+  else
+    failed=$((failed + 1))
+    echo "    FAILED (see out/$name.train.err)"
+  fi
+done
+
+echo
 echo "Programs that d2s rejects, with the message it gives (samples/errors/):"
 for model in samples/errors/*.py; do
   name="$(basename "$model" .py)"

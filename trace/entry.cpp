@@ -11,6 +11,7 @@
 #include "parse/parser.h"
 #include "trace/interp.h"
 #include "trace/interpreter.h"
+#include "trace/native_value.h"
 
 namespace d2s {
 
@@ -260,6 +261,9 @@ void Program::prepare(const RunOptions& opts) {
     in.set_stack(static_cast<const char*>(__builtin_frame_address(0)), budget);
     in.exec_module();
     const IValue* v = in.global(info.name);
+    // An entry decorated with @torch.jit.script / @torch.compile: d2s runs the entry
+    // itself in the mode asked for (eager here), so it takes the function underneath.
+    if (const IValue* target = v ? interp::compiled_target(*v) : nullptr) v = target;
     const bool ok =
         v && (info.kind == EntryInfo::Kind::Function ? as_obj<interp::FunctionValue>(*v) != nullptr
                                                      : as_obj<interp::ClassValue>(*v) != nullptr);

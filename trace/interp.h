@@ -86,6 +86,14 @@ class Interpreter {
     stack_budget_ = budget;
   }
   InterpreterHooks* hooks() const { return hooks_; }
+  CompileHook* compile_hook() const { return compile_hook_; }
+  const ast::Module& module() const { return module_; }
+  std::ostream* out() const { return out_; }
+  // The nn.Module instances held by global names, for a compiled function to call.
+  std::vector<std::pair<std::string, std::shared_ptr<InstanceValue>>> global_modules() const;
+  // `fn` as a decorated def binds it: wrapped when a decorator is torch.compile or
+  // torch.jit.script (trace/compiled_function.cpp), itself otherwise.
+  IValue apply_compile_decorators(const ast::FunctionDef& def, IValue fn);
   Generator& generator() { return generator_; }
   const Limits& limits() const { return limits_; }
 
@@ -236,6 +244,7 @@ class Interpreter {
   Limits limits_;
   std::ostream* out_;
   InterpreterHooks* hooks_ = nullptr;
+  CompileHook* compile_hook_ = nullptr;
 
   std::unordered_map<std::string, IValue> globals_;
   std::unordered_map<std::string, IValue> builtins_;  // print, len, range, ...

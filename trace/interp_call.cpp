@@ -6,6 +6,7 @@
 
 #include "core/autograd.h"
 #include "trace/interp.h"
+#include "trace/native_value.h"
 
 namespace d2s::interp {
 
@@ -287,6 +288,9 @@ IValue Interpreter::call_value(const IValue& callee, ValueList args, Kwargs kwar
   if (as_obj<ClassValue>(callee)) {
     return instantiate(std::static_pointer_cast<ClassValue>(callee.to_object()), std::move(args),
                        std::move(kwargs), range);
+  }
+  if (auto* n = as_obj<NativeValue>(callee)) {
+    return n->call(*this, std::move(args), std::move(kwargs), range);
   }
   if (as_obj<InstanceValue>(callee))
     return call_instance(callee, std::move(args), std::move(kwargs), range);

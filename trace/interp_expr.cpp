@@ -4,6 +4,7 @@
 
 #include "core/autograd.h"
 #include "trace/interp.h"
+#include "trace/native_value.h"
 
 namespace d2s::interp {
 
@@ -223,6 +224,11 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
     return resolve_qualified(ns->qualname + "." + attr, written, range);
   }
   if (o.is_tensor()) return getattr_tensor(o, attr, range);
+  if (auto* n = as_obj<NativeValue>(o)) {
+    if (n->has_method(attr)) return obj(std::make_shared<BuiltinMethodValue>(o, attr));
+    if (std::optional<IValue> v = n->attribute(attr)) return *v;
+    fail("AttributeError: '" + n->type_name() + "' object has no attribute '" + attr + "'", range);
+  }
   if (auto* inst = as_obj<InstanceValue>(o)) return getattr_instance(o, *inst, attr, range);
   if (auto* cls = as_obj<ClassValue>(o)) {
     if (const IValue* v = cls->lookup(attr)) return *v;
@@ -264,9 +270,10 @@ IValue Interpreter::getattr_instance(const IValue& o, InstanceValue& inst, const
       return *v;
     }
   }
-  if (inst.is_module && (attr == "eval" || attr == "train" || attr == "parameters" ||
-                         (attr == "forward" && inst.nn != NnKind::None) ||
-                         (attr == "append" && inst.nn == NnKind::ModuleList))) {
+  if (inst.is_module &&
+      (attr == "eval" || attr == "train" || attr == "parameters" || attr == "named_parameters" ||
+       attr == "zero_grad" || (attr == "forward" && inst.nn != NnKind::None) ||
+       (attr == "append" && inst.nn == NnKind::ModuleList))) {
     return obj(std::make_shared<BuiltinMethodValue>(o, attr));
   }
   std::vector<std::string> names = inst.attr_names();

@@ -13,7 +13,8 @@ namespace {
 // The modules a program may import, by canonical name.
 bool importable(const std::string& name) {
   return name == "torch" || name == "torch.nn" || name == "torch.nn.functional" || name == "math" ||
-         name == "typing" || name == "torch.jit";
+         name == "typing" || name == "torch.jit" || name == "torch.optim" ||
+         name == "torch.optim.lr_scheduler" || name == "torch.nn.utils";
 }
 
 IValue make_namespace(const std::string& qualname) {
@@ -22,7 +23,8 @@ IValue make_namespace(const std::string& qualname) {
 
 [[noreturn]] void fail_import(const std::string& name, const SourceRange& range) {
   throw Error("module '" + name + "' is not supported by d2s", range,
-              "d2s programs may import torch, torch.nn, torch.nn.functional, math and typing");
+              "d2s programs may import torch, torch.nn, torch.nn.functional, torch.optim, "
+              "torch.optim.lr_scheduler, torch.nn.utils, math and typing");
 }
 
 }  // namespace
@@ -32,7 +34,8 @@ Interpreter::Interpreter(const ast::Module& module, const RunOptions& opts)
       registry_(OpRegistry::builtin()),
       generator_(opts.seed),
       limits_(opts.limits),
-      out_(opts.out ? opts.out : &std::cout) {
+      out_(opts.out ? opts.out : &std::cout),
+      compile_hook_(opts.compile_hook) {
   op_ctx_.generator = &generator_;
   op_ctx_.training = opts.training;
   frames_.push_back(&module_frame_);
@@ -367,7 +370,7 @@ void Interpreter::exec_def(const ast::FunctionDef& s) {
     fn->defaults.push_back(p.default_value ? std::optional<IValue>(eval(*p.default_value))
                                            : std::nullopt);
   }
-  store_name(s.name, IValue(std::static_pointer_cast<Object>(fn)));
+  store_name(s.name, apply_compile_decorators(s, IValue(std::static_pointer_cast<Object>(fn))));
 }
 
 void Interpreter::exec_class(const ast::ClassDef& s) {

@@ -137,6 +137,8 @@ class InterpreterHooks {
   virtual void on_call_exit(const ast::FunctionDef& fn) { (void)fn; }
 };
 
+class CompileHook;  // trace/compile_hook.h
+
 struct RunOptions {
   // The entry: a function, a class (its forward runs) or "<module>"; empty picks the
   // default (the last def/class of the file, or <module> when it defines none).
@@ -151,6 +153,9 @@ struct RunOptions {
   Limits limits;
   std::ostream* out = nullptr;        // where print() writes; null means std::cout
   InterpreterHooks* hooks = nullptr;  // null in eager mode; used by call_entry only
+  // Lowers `@torch.compile` / `@torch.jit.script` functions to graphs (convert/'s, wired
+  // in by the CLI); null runs them eagerly, as before.
+  CompileHook* compile_hook = nullptr;
 };
 
 // A parameter of the entry (for the CLI's input binding and the tracer).

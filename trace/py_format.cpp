@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "trace/interp.h"
+#include "trace/native_value.h"
 
 namespace d2s::interp {
 
@@ -339,6 +340,7 @@ std::string Interpreter::text_of_value(const IValue& v, bool repr,
   if (auto* s = as_obj<SliceValue>(v)) {
     return "slice(" + py_repr(s->start) + ", " + py_repr(s->stop) + ", " + py_repr(s->step) + ")";
   }
+  if (auto* n = as_obj<NativeValue>(v)) return n->repr();
   if (auto* n = as_obj<NamespaceValue>(v)) return "<module '" + n->qualname + "'>";
   if (auto* b = as_obj<BuiltinValue>(v)) {
     const bool is_class = b->qualname.rfind("torch.nn.", 0) == 0 && b->qualname.size() > 9 &&

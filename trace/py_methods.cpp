@@ -6,7 +6,9 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "core/autograd.h"
 #include "trace/interp.h"
+#include "trace/native_value.h"
 
 namespace d2s::interp {
 
@@ -28,6 +30,9 @@ std::string strip(const std::string& s) {
 IValue Interpreter::call_builtin_method(const IValue& self, const std::string& name, ValueList args,
                                         Kwargs kwargs, const SourceRange& range,
                                         const ast::Call* site) {
+  if (auto* n = as_obj<NativeValue>(self)) {
+    return n->call_method(*this, name, std::move(args), std::move(kwargs), range);
+  }
   if (auto* inst = as_obj<InstanceValue>(self)) {
     if (name == "__module_init__") {
       no_keywords("Module.__init__", kwargs, range);
@@ -47,6 +52,41 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
       collect_parameters(*inst, "", &params);
       ValueList out;
       for (auto& [n, p] : params) out.push_back(IValue(p.tensor));
+      return IValue::list(std::move(out));
+    }
+    if (name == "zero_grad") {
+      // nn.Module.zero_grad: PyTorch 1.13's default is set_to_none=False (zeroed in place).
+      ValueList a = bind_args(inst->type + ".zero_grad", {{"set_to_none", IValue(false)}},
+                              std::move(args), std::move(kwargs), range);
+      const bool to_none = truthy(a[0], range);
+      std::vector<std::pair<std::string, ParamSite>> params;
+      collect_parameters(*inst, "", &params);
+      for (auto& [n, p] : params) {
+        Tensor g = grad_of(p.tensor);
+        if (!g.defined()) continue;
+        if (to_none) {
+          clear_grad(p.tensor);
+        } else {
+          for (int64_t i = 0; i < g.numel(); ++i) g.data<float>()[i] = 0.0f;
+        }
+      }
+      return IValue();
+    }
+    if (name == "named_parameters") {
+      // PyTorch yields (name, parameter) pairs; a list of tuples iterates the same way.
+      ValueList a = bind_args(inst->type + ".named_parameters",
+                              {{"prefix", IValue(std::string())}, {"recurse", IValue(true)}},
+                              std::move(args), std::move(kwargs), range);
+      if (!a[0].is_string()) fail("TypeError: prefix must be a str", range);
+      std::vector<std::pair<std::string, ParamSite>> params;
+      collect_parameters(*inst, "", &params);
+      const bool recurse = truthy(a[1], range);
+      const std::string prefix = a[0].to_string().empty() ? "" : a[0].to_string() + ".";
+      ValueList out;
+      for (auto& [n, p] : params) {
+        if (!recurse && n.find('.') != std::string::npos) continue;
+        out.push_back(IValue::tuple({IValue(prefix + n), IValue(p.tensor)}));
+      }
       return IValue::list(std::move(out));
     }
     if (name == "forward") return forward_nn(*inst, std::move(args), std::move(kwargs), range);

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "trace/interp.h"
+#include "trace/native_value.h"
 
 namespace d2s::interp {
 
@@ -56,7 +57,8 @@ bool is_nn_class(const std::string& qualname) {
 
 IValue Interpreter::resolve_qualified(const std::string& qualname, const std::string& written,
                                       const SourceRange& range) {
-  if (qualname == "torch.nn" || qualname == "torch.nn.functional" || qualname == "torch.jit") {
+  if (qualname == "torch.nn" || qualname == "torch.nn.functional" || qualname == "torch.jit" ||
+      is_training_namespace(qualname)) {
     return obj(std::make_shared<NamespaceValue>(qualname));
   }
   static const std::map<std::string, double> kConstants = {
@@ -88,7 +90,9 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
   for (const char* f : kOwnFunctions) {
     if (qualname == f) return obj(std::make_shared<BuiltinValue>(qualname));
   }
-  if (op_for_function(qualname)) return obj(std::make_shared<BuiltinValue>(qualname));
+  if (op_for_function(qualname) || is_training_name(qualname)) {
+    return obj(std::make_shared<BuiltinValue>(qualname));
+  }
   if (qualname.rfind("math.", 0) == 0 && math_functions().count(qualname.substr(5))) {
     return obj(std::make_shared<BuiltinValue>(qualname));
   }
@@ -158,7 +162,10 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
   if (q == "torch.jit.script" || q == "torch.compile") {
     // Used as a function rather than a decorator: the identity, as for decorators.
     if (args.empty()) fail("TypeError: " + q + "() needs the function to compile", range);
-    return args[0];
+    return compile_callable(*this, args[0], range);
+  }
+  if (is_training_name(q)) {
+    return call_training_name(*this, q, std::move(args), std::move(kwargs), range);
   }
   if (is_nn_class(q)) return construct_nn(q, std::move(args), std::move(kwargs), range);
   if (q == "torch.nn.Module") {

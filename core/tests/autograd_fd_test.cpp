@@ -181,6 +181,30 @@ const std::map<std::string, Case>& cases() {
     c["aten::mse_loss"] = [](Inputs& in) {
       return ValueList{in.t({2, 3}), in.t({2, 3}), s("mean")};
     };
+    // Losses (core/derivatives_loss.cpp). A zero target keeps l1's kink (input ==
+    // target) 0.3 away; class weights and pos_weight get no gradient (as in PyTorch),
+    // so they are left None here.
+    c["aten::l1_loss"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}), IValue(Tensor::zeros({2, 3})), s("mean")};
+    };
+    c["aten::smooth_l1_loss"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}), IValue(Tensor::zeros({2, 3})), s("sum"), IValue(0.5)};
+    };
+    c["aten::nll_loss"] = [](Inputs& in) {
+      return ValueList{in.t({3, 4}), IValue(Tensor::from_ints({3}, {0, 3, 1})), IValue(), s("mean"),
+                       IValue(int64_t{1})};
+    };
+    c["aten::cross_entropy_loss"] = [](Inputs& in) {
+      return ValueList{in.t({3, 4}),
+                       IValue(Tensor::from_ints({3}, {0, 3, 1})),
+                       IValue(),
+                       s("mean"),
+                       IValue(int64_t{-100}),
+                       IValue(0.2)};
+    };
+    c["aten::binary_cross_entropy_with_logits"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}), in.t({2, 3}, Kind::Unit), IValue(), IValue(), s("sum")};
+    };
     // Shapes.
     for (const char* n : {"aten::reshape", "aten::view"}) {
       c[n] = [](Inputs& in) { return ValueList{in.t({2, 3}), ints({3, 2})}; };
