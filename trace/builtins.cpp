@@ -346,8 +346,8 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
   }
   if (q == "super") {
     const Frame& f = *frames_.back();
-    if (!args.empty() || !kwargs.empty())
-      fail("super() with arguments is not supported by d2s", range, "write super()");
+    if (!kwargs.empty()) fail("TypeError: super() takes no keyword arguments", range);
+    if (!args.empty()) return super_of(args, range);
     auto owner = f.function ? f.function->owner.lock() : nullptr;
     if (!owner || f.locals.empty() || !f.locals[0])
       fail("RuntimeError: super(): no arguments", range);

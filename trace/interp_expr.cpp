@@ -101,6 +101,9 @@ IValue Interpreter::eval_inner(const ast::Expr& e) {
       return e.kind == ast::ExprKind::Tuple ? IValue::tuple(std::move(items))
                                             : IValue::list(std::move(items));
     }
+    case ast::ExprKind::Starred:
+      fail("SyntaxError: can't use starred expression here", e.range,
+           "d2s spreads `*x` in the positional arguments of a call only");
   }
   fail("internal error: unknown expression kind", e.range);
 }
@@ -238,13 +241,19 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
         return *v;
       }
     }
-    // nn.Module's own methods: __init__ does nothing d2s needs.
+    // nn.Sequential.forward for a class deriving from it (py_methods.cpp).
+    if (sup->cls->nn_base == NnKind::Sequential && attr == "forward" && !sup->cls->base) {
+      return obj(std::make_shared<BuiltinMethodValue>(sup->self, "__nn_forward__"));
+    }
+    // nn.Module's own methods: __init__ does nothing d2s needs (nn.Sequential's and
+    // nn.ModuleList's register the modules they are given).
     if (sup->cls->is_module && (attr == "__init__" || attr == "train" || attr == "eval")) {
       return obj(std::make_shared<BuiltinMethodValue>(
           sup->self, attr == "__init__" ? "__module_init__" : attr));
     }
     fail("AttributeError: 'super' object has no attribute '" + attr + "'", range);
   }
+  if (auto* f = as_obj<ForeignValue>(o)) fail_foreign(*f, f->qualname + "." + attr, range);
   if (has_builtin_method(o, attr)) return obj(std::make_shared<BuiltinMethodValue>(o, attr));
   if (auto* d = as_obj<DTypeValue>(o)) {
     if (attr == "is_floating_point") return IValue(d->dtype == DType::Float32);

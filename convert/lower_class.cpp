@@ -1,0 +1,158 @@
+// Classes in the parse route, as published model files use them: super() and
+// super(Cls, self) in methods, class attributes (`expansion = 4`, `Cls.expansion`),
+// `*x` spread into a call, and names imported from modules d2s does not implement.
+// Everything here is decided at conversion time: the instance and its class are
+// known, so super() picks its method as Python would and the method is inlined.
+#include "convert/lowerer.h"
+#include "trace/py_objects.h"
+
+namespace d2s::convert {
+
+using ir::TypeKind;
+
+std::string Lowerer::base_class(const std::string& class_name) const {
+  auto it = globals_.classes.find(class_name);
+  if (it == globals_.classes.end()) return {};
+  for (const ast::ExprPtr& b : it->second->bases) {
+    if (b->kind == ast::ExprKind::Name && globals_.classes.count(b->as<ast::Name>().id)) {
+      return b->as<ast::Name>().id;
+    }
+  }
+  return {};
+}
+
+Sugared Lowerer::make_super(CallArgs& args, const SourceRange& range) {
+  if (!args.keywords.empty()) fail("TypeError: super() takes no keyword arguments", range);
+  std::string class_name;
+  Sugared self;
+  if (args.positional.empty()) {
+    // super(): the class whose body defines the running method, and its first parameter.
+    const ast::FunctionDef* fn = frames_.empty() ? nullptr : frames_.back().fn;
+    for (const auto& [name, cls] : globals_.classes) {
+      for (const ast::StmtPtr& s : cls->body) {
+        if (fn && s.get() == static_cast<const ast::Stmt*>(fn)) class_name = name;
+      }
+    }
+    if (class_name.empty() || fn->params.empty()) {
+      fail("RuntimeError: super(): no arguments", range, "super() works inside a method");
+    }
+    self = lookup_name(fn->params[0].name, range);
+  } else if (args.positional.size() == 2) {
+    const Sugared& cls = args.positional[0].value;
+    if (cls.kind != Sugared::Kind::Class) {
+      fail("TypeError: super() argument 1 must be a type, not " + cls.describe(),
+           args.positional[0].range);
+    }
+    class_name = cls.name;
+    self = args.positional[1].value;
+  } else {
+    fail("super() with " + std::to_string(args.positional.size()) +
+             " arguments is not supported by d2s",
+         range, "write super() or super(ClassName, self)");
+  }
+  if (self.kind != Sugared::Kind::Module || !self.module->instance->cls) {
+    fail("super() of " + self.describe() + " is not supported by the parse route", range,
+         "the parse route takes super() of `self` in the methods of an nn.Module class");
+  }
+  // The instance's class must be class_name or derive from it (Python's check).
+  bool derives = false;
+  for (std::string c = self.module->instance->type; !c.empty() && !derives; c = base_class(c)) {
+    derives = c == class_name;
+  }
+  if (!derives) {
+    fail("TypeError: super(type, obj): obj must be an instance or subtype of type", range,
+         "pass the class whose method this is and `self`: super(" + class_name + ", self)");
+  }
+  Sugared sup = Sugared::of_kind(Sugared::Kind::Super, class_name);
+  sup.module = self.module;
+  return sup;
+}
+
+Sugared Lowerer::super_attribute(const Sugared& sup, const std::string& attr,
+                                 const SourceRange& range) {
+  const std::string base = base_class(sup.name);
+  if (!base.empty()) {
+    if (const ast::FunctionDef* fn = find_method(base, attr)) {
+      Sugared m = Sugared::of_kind(Sugared::Kind::Method, attr);
+      m.module = sup.module;
+      m.fn = fn;
+      return m;
+    }
+    if (auto a = class_attribute(base, attr, range)) return *a;
+  }
+  // The built-in base's forward: nn.Sequential's runs the children in order.
+  if (attr == "forward" && sup.module->instance->nn == interp::NnKind::Sequential) {
+    Sugared m = Sugared::of_kind(Sugared::Kind::Method, attr);
+    m.module = sup.module;  // fn stays null: call_sugared runs the built-in forward
+    return m;
+  }
+  fail("AttributeError: 'super' object has no attribute '" + attr + "'", range,
+       attr == "__init__" ? "the parse route converts forward; __init__ runs in eager mode" : "");
+}
+
+std::optional<Sugared> Lowerer::class_attribute(const std::string& class_name,
+                                                const std::string& attr, const SourceRange& range) {
+  for (std::string c = class_name; !c.empty(); c = base_class(c)) {
+    const ast::ClassDef& cls = *globals_.classes.at(c);
+    // The last binding of `attr` in the body wins, as when Python runs the body.
+    std::optional<Sugared> found;
+    for (const ast::StmtPtr& s : cls.body) {
+      const ast::Expr* value = nullptr;
+      if (s->kind == ast::StmtKind::FunctionDef && s->as<ast::FunctionDef>().name == attr) {
+        Sugared f = Sugared::of_kind(Sugared::Kind::Function, c + "." + attr);
+        f.fn = &s->as<ast::FunctionDef>();
+        found = f;
+        continue;
+      }
+      if (s->kind == ast::StmtKind::Assign) {
+        const auto& a = s->as<ast::Assign>();
+        for (const ast::ExprPtr& t : a.targets) {
+          if (t->kind == ast::ExprKind::Name && t->as<ast::Name>().id == attr)
+            value = a.value.get();
+        }
+      } else if (s->kind == ast::StmtKind::AnnAssign) {
+        const auto& a = s->as<ast::AnnAssign>();
+        if (a.value && a.target->kind == ast::ExprKind::Name &&
+            a.target->as<ast::Name>().id == attr) {
+          value = a.value.get();
+        }
+      }
+      if (value) {
+        // Evaluated where the class body runs: with the globals only.
+        Environment* saved = env_;
+        env_ = nullptr;
+        found = emit_sugared(*value);
+        env_ = saved;
+      }
+    }
+    if (found) return found;
+  }
+  (void)range;
+  return std::nullopt;
+}
+
+std::vector<Sugared> Lowerer::spread_items(const ast::Starred& starred) {
+  const SourceRange& range = starred.value->range;
+  Sugared s = emit_sugared(*starred.value);
+  if (s.kind == Sugared::Kind::Module) return module_children(s, range);
+  if (s.is_value()) {
+    ir::Value* v = s.value;
+    if (v->type().kind == TypeKind::Tuple) {
+      std::vector<Sugared> out;
+      for (ir::Value* item : tuple_items(v, range)) out.push_back(Sugared::of(item));
+      return out;
+    }
+    if (v->node()->kind() == ir::kind::ListConstruct) {
+      std::vector<Sugared> out;
+      for (ir::Value* item : v->node()->inputs()) out.push_back(Sugared::of(item));
+      return out;
+    }
+  }
+  fail("the parse route spreads `*" + text_of(range) +
+           "` only when its length is known at conversion time",
+       starred.range,
+       "spread a tuple, a list written out, or an nn.Sequential / nn.ModuleList; eager and "
+       "trace modes (`d2s run --mode eager|trace`) run it as it is");
+}
+
+}  // namespace d2s::convert
