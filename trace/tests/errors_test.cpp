@@ -102,7 +102,7 @@ TEST(Errors, SuperNeedsTheClassAndSelf) {
   Error e = run_error(
       "import torch.nn as nn\nclass A(nn.Module):\n    n = 1\n"
       "class B(nn.Module):\n    def __init__(self):\n        super(A, self).__init__()\n"
-      "b = B()\n");
+      "b = B()\ndef f():\n    return 1\n");
   EXPECT_EQ(e.message(), "TypeError: super(type, obj): obj must be an instance or subtype of type");
   EXPECT_EQ(e.range().line, 6);
 }
