@@ -155,4 +155,101 @@ std::vector<Sugared> Lowerer::spread_items(const ast::Starred& starred) {
        "trace modes (`d2s run --mode eager|trace`) run it as it is");
 }
 
+std::optional<Sugared> Lowerer::call_reflection(const std::string& q, CallArgs& args,
+                                                const SourceRange& range) {
+  if (q != "type" && q != "isinstance" && q != "hasattr" && q != "getattr") return std::nullopt;
+  const size_t lo = q == "type" ? 1 : 2;
+  const size_t hi = q == "getattr" ? 3 : lo;
+  if (!args.keywords.empty() || args.positional.size() < lo || args.positional.size() > hi) {
+    fail("TypeError: " + q + "() takes " + std::to_string(lo) +
+             (hi > lo ? " or " + std::to_string(hi) : std::string()) + " positional arguments",
+         range);
+  }
+  const Sugared& obj = args.positional[0].value;
+  const interp::InstanceValue* inst =
+      obj.kind == Sugared::Kind::Module ? obj.module->instance.get() : nullptr;
+  auto constant_bool = [&](bool b) { return Sugared::of(constant(IValue(b), range)); };
+  if (q == "type") {
+    if (inst && inst->cls) {
+      Sugared c = Sugared::of_kind(Sugared::Kind::Class, inst->type);
+      c.cls = globals_.classes.count(inst->type) ? globals_.classes.at(inst->type) : nullptr;
+      return c;
+    }
+    if (inst) return Sugared::of_kind(Sugared::Kind::Builtin, "torch.nn." + inst->type);
+    if (obj.is_value()) {
+      const ir::Type& t = obj.value->type();
+      if (t.is_tensor()) return Sugared::of_kind(Sugared::Kind::Builtin, "torch.Tensor");
+      if (t.kind == TypeKind::Int) return Sugared::of_kind(Sugared::Kind::Builtin, "int");
+      if (t.kind == TypeKind::Float) return Sugared::of_kind(Sugared::Kind::Builtin, "float");
+      if (t.kind == TypeKind::Bool) return Sugared::of_kind(Sugared::Kind::Builtin, "bool");
+      if (t.kind == TypeKind::Str) return Sugared::of_kind(Sugared::Kind::Builtin, "str");
+    }
+    fail("type() of " + obj.describe() + " is not supported by the parse route", range,
+         "eager and trace modes (`d2s run --mode eager|trace`) run it");
+  }
+  // The attribute name must be known now: the parse route resolves it at conversion time.
+  auto attr_name = [&]() {
+    ir::Value* v = args.positional[1].value.is_value() ? args.positional[1].value.value : nullptr;
+    auto c = v ? constant_value(v) : std::nullopt;
+    if (!c || !c->is_string()) {
+      fail("the parse route needs the attribute name of " + q + "() as a string constant",
+           args.positional[1].range, "eager and trace modes run it with any name");
+    }
+    return c->to_string();
+  };
+  if (q == "hasattr" || q == "getattr") {
+    const std::string name = attr_name();
+    if (!inst) {
+      if (q == "getattr" && args.positional.size() == 2) return emit_attribute(obj, name, range);
+      fail(q + "() of " + obj.describe() + " is not supported by the parse route", range,
+           "eager and trace modes (`d2s run --mode eager|trace`) run it");
+    }
+    const bool has = name == "training" || inst->get(name) ||
+                     (inst->cls && inst->cls->lookup(name)) ||
+                     (inst->cls && find_method(inst->type, name));
+    if (q == "hasattr") return constant_bool(has);
+    if (!has && args.positional.size() == 3) return args.positional[2].value;
+    return emit_attribute(obj, name, range);
+  }
+  // isinstance(x, T) / isinstance(x, (T1, T2)): decided from the static kind of x.
+  const Sugared& t = args.positional[1].value;
+  if (t.is_value() && t.value->type().kind == TypeKind::Tuple) {
+    fail("isinstance() with a tuple of types is not supported by the parse route",
+         args.positional[1].range, "test each type with its own isinstance()");
+  }
+  bool match = false;
+  if (t.kind == Sugared::Kind::Class) {
+    for (std::string c = inst && inst->cls ? inst->type : ""; !c.empty() && !match;
+         c = base_class(c)) {
+      match = c == t.name;
+    }
+  } else if (t.kind == Sugared::Kind::Builtin) {
+    const std::string& n = t.name;
+    const interp::NnKind container = inst && inst->cls ? inst->cls->nn_base : interp::NnKind::None;
+    if (inst) {
+      match = n == "torch.nn.Module" || (!inst->cls && n == "torch.nn." + inst->type) ||
+              (container == interp::NnKind::Sequential && n == "torch.nn.Sequential") ||
+              (container == interp::NnKind::ModuleList && n == "torch.nn.ModuleList");
+    } else if (obj.is_value()) {
+      const ir::Type& ty = obj.value->type();
+      match = (n == "torch.Tensor" && ty.is_tensor()) ||
+              (n == "int" && (ty.kind == TypeKind::Int || ty.kind == TypeKind::Bool)) ||
+              (n == "float" && ty.kind == TypeKind::Float) ||
+              (n == "bool" && ty.kind == TypeKind::Bool) ||
+              (n == "str" && ty.kind == TypeKind::Str) ||
+              (n == "tuple" && ty.kind == TypeKind::Tuple) ||
+              (n == "list" && ty.kind == TypeKind::List);
+      if (ty.kind == TypeKind::Any) {
+        fail("isinstance() of a value of unknown type is not supported by the parse route", range,
+             "eager and trace modes run it");
+      }
+    } else {
+      match = false;
+    }
+  } else {
+    fail("TypeError: isinstance() arg 2 must be a type", args.positional[1].range);
+  }
+  return constant_bool(match);
+}
+
 }  // namespace d2s::convert

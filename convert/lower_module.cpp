@@ -110,6 +110,11 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
   const ModuleRef& ref = *module.module;
   const InstanceValue& inst = *ref.instance;
   if (attr == "training") return Sugared::of(constant(IValue(options_.training), range));
+  if (attr == "__class__" && !inst.get(attr)) {
+    CallArgs a;
+    a.positional.push_back(CallArg{module, range, nullptr});
+    return *call_reflection("type", a, range);
+  }
   if (listed(inst.params, attr)) {
     auto it = globals_.parameters.find(ref.qualify(attr));
     if (it != globals_.parameters.end()) return Sugared::of(it->second);

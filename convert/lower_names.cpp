@@ -125,10 +125,14 @@ Sugared Lowerer::emit_attribute(const Sugared& base, const std::string& attr,
     case Sugared::Kind::Value:
       return value_attribute(base.value, attr, range);
     case Sugared::Kind::Builtin:
+      if (attr == "__name__") {  // type(m).__name__ of a built-in module or value
+        return Sugared::of(constant(IValue(base.name.substr(base.name.rfind('.') + 1)), range));
+      }
       return Sugared::of_kind(Sugared::Kind::Builtin, base.name + "." + attr);
     case Sugared::Kind::Super:
       return super_attribute(base, attr, range);
     case Sugared::Kind::Class:
+      if (attr == "__name__") return Sugared::of(constant(IValue(base.name), range));
       if (auto a = class_attribute(base.name, attr, range)) return *a;
       fail("AttributeError: type object '" + base.name + "' has no attribute '" + attr + "'",
            range);

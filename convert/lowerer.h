@@ -191,6 +191,10 @@ class Lowerer {
                                          const SourceRange& range);
   // The class a user class derives from ("" for nn.Module and other built-in bases).
   std::string base_class(const std::string& class_name) const;
+  // type(), isinstance(), hasattr(), getattr() of modules and values, decided at
+  // conversion time; null for another builtin.
+  std::optional<Sugared> call_reflection(const std::string& q, CallArgs& args,
+                                         const SourceRange& range);
   // The values `*x` spreads into a call, when its length is known at conversion time.
   std::vector<Sugared> spread_items(const ast::Starred& starred);
 

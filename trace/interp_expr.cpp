@@ -226,8 +226,19 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
     return resolve_qualified(ns->qualname + "." + attr, written, range);
   }
   if (o.is_tensor()) return getattr_tensor(o, attr, range);
-  if (auto* inst = as_obj<InstanceValue>(o)) return getattr_instance(o, *inst, attr, range);
+  if (auto* inst = as_obj<InstanceValue>(o)) {
+    // m.__class__.__name__ as model code writes it (type() in builtins.cpp).
+    if (attr == "__class__" && !inst->get(attr)) {
+      if (inst->cls) return IValue(std::static_pointer_cast<Object>(inst->cls));
+      return obj(std::make_shared<BuiltinValue>("torch.nn." + inst->type));
+    }
+    return getattr_instance(o, *inst, attr, range);
+  }
+  if (auto* b = as_obj<BuiltinValue>(o); b && attr == "__name__") {
+    return IValue(b->qualname.substr(b->qualname.rfind('.') + 1));
+  }
   if (auto* cls = as_obj<ClassValue>(o)) {
+    if (attr == "__name__") return IValue(cls->name);
     if (const IValue* v = cls->lookup(attr)) return *v;
     fail("AttributeError: type object '" + cls->name + "' has no attribute '" + attr + "'", range);
   }

@@ -365,5 +365,21 @@ class B(nn.Module):
                    "or subtype of type"}));
 }
 
+TEST(LowerError, GetattrNeedsAConstantName) {
+  const char* src = R"(import torch
+import torch.nn as nn
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+    def forward(self, x, k: int):
+        return getattr(self, f"fc{k}")(x)
+)";
+  EXPECT_TRUE(has(lower_error(src),
+                  {"model.py:8:30: error: the parse route needs the attribute name of getattr() "
+                   "as a string constant",
+                   "eager and trace modes run it"}));
+}
+
 }  // namespace
 }  // namespace d2s::convert
