@@ -114,11 +114,28 @@ Sugared module_name(const std::string& qualname) {
   return Sugared::of_kind(Sugared::Kind::Builtin, qualname);
 }
 
+// The modules d2s implements (the interpreter's list, trace/interp_stmt.cpp); names
+// from others are foreign: importable, but an error when used.
+bool implemented_module(const std::string& qualname) {
+  return qualname == "torch" || qualname == "torch.nn" || qualname == "torch.nn.functional" ||
+         qualname == "math" || qualname == "typing" || qualname == "torch.jit" ||
+         qualname == "__future__";
+}
+
 void collect_globals(const ast::Module& module, Globals* g) {
   for (const ast::StmtPtr& s : module.body) {
     switch (s->kind) {
       case ast::StmtKind::Import:
         for (const auto& alias : s->as<ast::Import>().names) {
+          if (!implemented_module(alias.name)) {
+            std::string head = alias.name.substr(0, alias.name.find('.'));
+            std::string bound = !alias.asname.empty() ? alias.asname : head;
+            g->foreign[bound] = {head, alias.range};
+            g->names.erase(bound);
+            continue;
+          }
+          g->foreign.erase(!alias.asname.empty() ? alias.asname
+                                                 : alias.name.substr(0, alias.name.find('.')));
           if (!alias.asname.empty()) {
             g->names[alias.asname] = module_name(alias.name);
           } else {
@@ -131,6 +148,13 @@ void collect_globals(const ast::Module& module, Globals* g) {
       case ast::StmtKind::ImportFrom: {
         const auto& imp = s->as<ast::ImportFrom>();
         for (const auto& alias : imp.names) {
+          const std::string& bound = alias.asname.empty() ? alias.name : alias.asname;
+          if (!implemented_module(imp.module)) {
+            g->foreign[bound] = {imp.module.substr(0, imp.module.find('.')), alias.range};
+            g->names.erase(bound);
+            continue;
+          }
+          g->foreign.erase(bound);
           g->names[alias.asname.empty() ? alias.name : alias.asname] =
               module_name(imp.module + "." + alias.name);
         }
@@ -142,6 +166,7 @@ void collect_globals(const ast::Module& module, Globals* g) {
         f.fn = &fn;
         g->names[fn.name] = f;
         g->constants.erase(fn.name);
+        g->foreign.erase(fn.name);
         break;
       }
       case ast::StmtKind::ClassDef: {
@@ -151,6 +176,7 @@ void collect_globals(const ast::Module& module, Globals* g) {
         g->names[cls.name] = c;
         g->classes[cls.name] = &cls;
         g->constants.erase(cls.name);
+        g->foreign.erase(cls.name);
         break;
       }
       case ast::StmtKind::Assign: {
@@ -260,6 +286,14 @@ LoweredGraph lower_program(std::shared_ptr<const SourceFile> file, const LowerOp
   globals.file = file;
   globals.training = options.training;
   collect_globals(module, &globals);
+  // `if __name__ == "__main__":` runs for the <module> entry only (as in eager mode).
+  {
+    std::string stem = file->path().substr(file->path().find_last_of('/') + 1);
+    if (stem.size() > 3 && stem.compare(stem.size() - 3, 3, ".py") == 0)
+      stem.resize(stem.size() - 3);
+    globals.constants["__name__"] =
+        IValue(entry.kind == EntryInfo::Kind::Module ? std::string("__main__") : stem);
+  }
   Lowerer lowerer(g, globals, options, entry.range);
 
   if (entry.kind == EntryInfo::Kind::Module) {

@@ -26,6 +26,11 @@ bool is_list_type(const std::string& schema_type) {
 CallArgs Lowerer::emit_args(const ast::Call& call) {
   CallArgs args;
   for (const ast::ExprPtr& a : call.args) {
+    if (a->kind == ast::ExprKind::Starred) {
+      for (Sugared& item : spread_items(a->as<ast::Starred>()))
+        args.positional.push_back(CallArg{std::move(item), a->range, nullptr});
+      continue;
+    }
     args.positional.push_back(CallArg{emit_sugared(*a), a->range, a.get()});
   }
   for (const ast::Keyword& kw : call.keywords) {
@@ -64,6 +69,7 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
     case Sugared::Kind::Module:
       return call_module(callee, args, range);
     case Sugared::Kind::Method:
+      if (callee.module && !callee.fn) return call_nn_forward(callee, args, range);  // super()
       if (callee.module) {
         const std::string& type = callee.module->instance->type;
         Sugared self = Sugared::of_kind(Sugared::Kind::Module, callee.module->prefix);
@@ -76,6 +82,8 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
            range, "create modules in __init__ and call them in forward");
     case Sugared::Kind::Namespace:
       fail("TypeError: 'module' object is not callable", range);
+    case Sugared::Kind::Super:
+      fail("TypeError: 'super' object is not callable", range);
     case Sugared::Kind::Value:
       fail("TypeError: '" + callee.value->type().str() + "' object is not callable", range);
   }
@@ -167,6 +175,11 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
   }
   if (q == "len") {
     expect_args(1, 1);
+    // len(self.blocks) of an nn.Sequential / nn.ModuleList: known at conversion time.
+    if (args.positional[0].value.kind == Sugared::Kind::Module) {
+      const size_t n = module_children(args.positional[0].value, range).size();
+      return Sugared::of(constant(IValue(static_cast<int64_t>(n)), range));
+    }
     ir::Value* v = value_args()[0];
     const Type& t = v->type();
     if (t.kind == TypeKind::Tuple)
@@ -226,6 +239,8 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     }
     fail("torch.range is not supported by the parse route", range, hint);
   }
+  if (q == "super") return make_super(args, range);
+  if (auto r = call_reflection(q, args, range)) return *r;
   if (q == "torch.jit.script" || q == "torch.compile") {
     if (args.positional.size() == 1) return args.positional[0].value;  // the identity
   }

@@ -23,6 +23,8 @@ std::string Sugared::describe() const {
              "'";
     case Kind::Method:
       return "method '" + name + "'";
+    case Kind::Super:
+      return "super() of class '" + name + "'";
   }
   return "?";
 }

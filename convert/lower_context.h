@@ -48,6 +48,7 @@ struct Sugared {
     Class,      // a user class (cls)
     Module,     // an nn.Module instance (module)
     Method,     // a method bound to a receiver: value's or module's `name`
+    Super,      // super() in a method of class `name`, for the instance `module`
   };
   Kind kind = Kind::Value;
   ir::Value* value = nullptr;

@@ -88,6 +88,9 @@ Sugared Lowerer::emit_sugared(const ast::Expr& e) {
   switch (e.kind) {
     case ast::ExprKind::Name:
       return lookup_name(e.as<ast::Name>().id, e.range);
+    case ast::ExprKind::Starred:
+      fail("SyntaxError: can't use starred expression here", e.range,
+           "d2s spreads `*x` in the positional arguments of a call only");
     case ast::ExprKind::Int:
       return Sugared::of(constant(IValue(e.as<ast::IntLit>().value), e.range));
     case ast::ExprKind::Float:

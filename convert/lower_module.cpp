@@ -111,6 +111,11 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
                                   const SourceRange& range) {
   const ModuleRef& ref = *module.module;
   const InstanceValue& inst = *ref.instance;
+  if (attr == "__class__" && !inst.get(attr)) {
+    CallArgs a;
+    a.positional.push_back(CallArg{module, range, nullptr});
+    return *call_reflection("type", a, range);
+  }
   if (listed(inst.params, attr)) {
     auto it = globals_.parameters.find(ref.qualify(attr));
     if (it != globals_.parameters.end()) return Sugared::of(it->second);
@@ -130,7 +135,12 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
     // A plain attribute is frozen into the graph as a constant.
     return Sugared::of(constant(*v, range));
   }
-  if (inst.nn == NnKind::None) {
+  // A class attribute (`expansion = 4` in the class body), frozen as a constant.
+  if (const IValue* v = inst.cls ? inst.cls->lookup(attr) : nullptr;
+      v && !v->is_object() && !v->is_tensor()) {
+    return Sugared::of(constant(*v, range));
+  }
+  if (inst.cls) {
     if (const ast::FunctionDef* fn = find_method(inst.type, attr)) {
       Sugared m = Sugared::of_kind(Sugared::Kind::Method, attr);
       m.module = module.module;
@@ -163,16 +173,21 @@ std::vector<Sugared> Lowerer::module_children(const Sugared& module, const Sourc
 Sugared Lowerer::call_module(const Sugared& module, CallArgs& args, const SourceRange& range) {
   const ModuleRef& ref = *module.module;
   const InstanceValue& inst = *ref.instance;
+  // A user class (also one deriving from nn.Sequential) runs its own forward.
+  const ast::FunctionDef* forward = inst.cls ? find_method(inst.type, "forward") : nullptr;
+  if (forward) return call_user_function(*forward, inst.type + ".forward", module, args, range);
   if (inst.nn == NnKind::None) {
-    const ast::FunctionDef* forward = find_method(inst.type, "forward");
-    if (!forward) {
-      fail("NotImplementedError: Module [" + inst.type +
-               "] is missing the required \"forward\" "
-               "function",
-           range);
-    }
-    return call_user_function(*forward, inst.type + ".forward", module, args, range);
+    fail("NotImplementedError: Module [" + inst.type +
+             "] is missing the required \"forward\" "
+             "function",
+         range);
   }
+  return call_nn_forward(module, args, range);
+}
+
+Sugared Lowerer::call_nn_forward(const Sugared& module, CallArgs& args, const SourceRange& range) {
+  const ModuleRef& ref = *module.module;
+  const InstanceValue& inst = *ref.instance;
   if (inst.nn == NnKind::ModuleList) {
     fail("NotImplementedError: Module [ModuleList] is missing the required \"forward\" function",
          range, "iterate over the ModuleList and call its modules");

@@ -78,6 +78,14 @@ Sugared Lowerer::lookup_name(const std::string& name, const SourceRange& range) 
   if (auto it = globals_.constants.find(name); it != globals_.constants.end()) {
     return Sugared::of(constant(it->second, range));
   }
+  if (auto it = globals_.foreign.find(name); it != globals_.foreign.end()) {
+    fail("'" + name + "' comes from the module '" + it->second.first +
+             "', which d2s does not implement (imported at line " +
+             std::to_string(it->second.second.line) + ")",
+         range,
+         "d2s accepts the import, but converted code may not use it; write it with torch and "
+         "math");
+  }
   if (auto it = globals_.names.find(name); it != globals_.names.end()) return it->second;
   if (is_builtin(name)) return Sugared::of_kind(Sugared::Kind::Builtin, name);
   std::vector<std::string> candidates = env_ ? env_->visible_names() : std::vector<std::string>{};
@@ -117,7 +125,17 @@ Sugared Lowerer::emit_attribute(const Sugared& base, const std::string& attr,
     case Sugared::Kind::Value:
       return value_attribute(base.value, attr, range);
     case Sugared::Kind::Builtin:
+      if (attr == "__name__") {  // type(m).__name__ of a built-in module or value
+        return Sugared::of(constant(IValue(base.name.substr(base.name.rfind('.') + 1)), range));
+      }
       return Sugared::of_kind(Sugared::Kind::Builtin, base.name + "." + attr);
+    case Sugared::Kind::Super:
+      return super_attribute(base, attr, range);
+    case Sugared::Kind::Class:
+      if (attr == "__name__") return Sugared::of(constant(IValue(base.name), range));
+      if (auto a = class_attribute(base.name, attr, range)) return *a;
+      fail("AttributeError: type object '" + base.name + "' has no attribute '" + attr + "'",
+           range);
     default:
       fail("attributes of " + base.describe() + " are not supported by the parse route", range);
   }

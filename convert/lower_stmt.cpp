@@ -147,7 +147,20 @@ void Lowerer::assign_target(const ast::Expr& target, const Sugared& value,
     case ast::ExprKind::List: {
       const auto& elts = target.kind == ast::ExprKind::Tuple ? target.as<ast::TupleExpr>().elts
                                                              : target.as<ast::ListExpr>().elts;
-      std::vector<Sugared> items = unpack(value, target.range);
+      std::vector<Sugared> items;
+      if (value.is_value() && value.value->type().kind == ir::TypeKind::List &&
+          value.value->node()->kind() != ir::kind::ListConstruct) {
+        // A list of a length known only at run time (`B, T, C = x.size()`, the chunks
+        // of x.split(n)): prim::ListUnpack into as many values as there are targets,
+        // which checks the length when the graph runs, as TorchScript does.
+        ir::Node* n = graph_.insert(ir::kind::ListUnpack, {value.value}, elts.size(), target.range);
+        for (ir::Value* out : n->outputs()) {
+          out->set_type(*value.value->type().elements.begin());
+          items.push_back(Sugared::of(out));
+        }
+      } else {
+        items = unpack(value, target.range);
+      }
       if (items.size() != elts.size()) {
         fail(items.size() > elts.size()
                  ? "ValueError: too many values to unpack (expected " +

@@ -44,6 +44,9 @@ struct Globals {
   std::unordered_map<std::string, IValue> constants;  // `N = 4` at the top level
   std::unordered_map<std::string, const ast::ClassDef*> classes;
   std::unordered_map<std::string, ir::Value*> parameters;  // state_dict name → graph input
+  // Names imported from modules d2s does not implement: name → (module, import site).
+  // Using one is an error (lower_class.cpp); importing it is not.
+  std::unordered_map<std::string, std::pair<std::string, SourceRange>> foreign;
   bool training = true;
 };
 
@@ -174,10 +177,31 @@ class Lowerer {
   Sugared module_attribute(const Sugared& module, const std::string& attr,
                            const SourceRange& range);
   Sugared call_module(const Sugared& module, CallArgs& args, const SourceRange& range);
+  // The forward of a built-in module (nn.Linear, nn.Sequential, ...), also for a class
+  // deriving from nn.Sequential that calls super().forward(x).
+  Sugared call_nn_forward(const Sugared& module, CallArgs& args, const SourceRange& range);
   // The children of a Sequential / ModuleList, for unrolled iteration and indexing.
   std::vector<Sugared> module_children(const Sugared& module, const SourceRange& range);
   const ast::FunctionDef* find_method(const std::string& class_name,
                                       const std::string& method) const;
+
+  // ----------------------------------------------------------- classes (lower_class.cpp)
+  // super() / super(Cls, self) in a method: a Sugared Super for `self`.
+  Sugared make_super(CallArgs& args, const SourceRange& range);
+  // super().attr: the base class's method, bound to the same instance.
+  Sugared super_attribute(const Sugared& sup, const std::string& attr, const SourceRange& range);
+  // Cls.attr: a class attribute (`expansion = 4`) or a method, from the class body or
+  // its bases; null when the classes do not define it.
+  std::optional<Sugared> class_attribute(const std::string& class_name, const std::string& attr,
+                                         const SourceRange& range);
+  // The class a user class derives from ("" for nn.Module and other built-in bases).
+  std::string base_class(const std::string& class_name) const;
+  // type(), isinstance(), hasattr(), getattr() of modules and values, decided at
+  // conversion time; null for another builtin.
+  std::optional<Sugared> call_reflection(const std::string& q, CallArgs& args,
+                                         const SourceRange& range);
+  // The values `*x` spreads into a call, when its length is known at conversion time.
+  std::vector<Sugared> spread_items(const ast::Starred& starred);
 
   // ----------------------------------------------------------- helpers
   ir::Graph& graph() { return graph_; }

@@ -29,7 +29,7 @@
 //                 '|'  '^'  '&'  ('<<' '>>')  ('+' '-')  ('*' '/' '//' '%' '@')
 //                 unary ('-' '+' '~')  '**' (right-assoc, binds tighter than unary on its left)
 //   postfix    := atom ('.' NAME | '(' args ')' | '[' subscripts ']')*
-//   args       := [arg (',' arg)* [',']];  arg := expr | NAME '=' expr
+//   args       := [arg (',' arg)* [',']];  arg := expr | '*' expr | NAME '=' expr
 //   subscripts := subscript (',' subscript)* [',']
 //   subscript  := expr | [expr] ':' [expr] [':' [expr]]
 //   atom       := NAME | INT | FLOAT | STRING+ | FSTRING | 'True' | 'False' | 'None'
@@ -70,6 +70,7 @@ enum class ExprKind {
   IfExp,      // a if c else b
   Tuple,      // (a, b)
   List,       // [a, b]
+  Starred,    // *mods (only as a call argument)
 };
 
 // clang-format off
@@ -197,6 +198,11 @@ struct TupleExpr : Expr {
 struct ListExpr : Expr {
   explicit ListExpr(SourceRange r) : Expr(ExprKind::List, std::move(r)) {}
   std::vector<ExprPtr> elts;
+};
+// `*value` in a call's positional arguments: the items of an iterable, spread.
+struct Starred : Expr {
+  Starred(SourceRange r, ExprPtr v) : Expr(ExprKind::Starred, std::move(r)), value(std::move(v)) {}
+  ExprPtr value;
 };
 
 // ----------------------------------------------------------------- statements

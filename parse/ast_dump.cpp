@@ -250,6 +250,8 @@ std::string dump_expr(const Expr& e) {
       return "(tuple" + list(e.as<TupleExpr>().elts) + ")";
     case ExprKind::List:
       return "(list" + list(e.as<ListExpr>().elts) + ")";
+    case ExprKind::Starred:
+      return "(* " + dump_expr(*e.as<Starred>().value) + ")";
   }
   return "?";
 }

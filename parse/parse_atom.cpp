@@ -144,15 +144,20 @@ void Parser::append_fstring(ast::FString& out, const Token& tok) {
   }
 }
 
-// args := [arg (',' arg)* [',']];  arg := expr | NAME '=' expr
+// args := [arg (',' arg)* [',']];  arg := expr | '*' expr | NAME '=' expr
 void Parser::parse_call_args(ast::Call& call) {
   Token open = take();
   Nest nest(*this, open.range);
   std::set<std::string> keyword_names;
   while (!at(TokenKind::RParen)) {
     const Token& tok = peek();
-    if (tok.is(TokenKind::Star) || tok.is(TokenKind::DoubleStar)) reject_unsupported_keyword(tok);
-    if (tok.is(TokenKind::Name) && peek(1).is(TokenKind::Assign)) {
+    if (tok.is(TokenKind::DoubleStar)) reject_unsupported_keyword(tok);
+    if (tok.is(TokenKind::Star)) {
+      // `f(*mods)`: spread an iterable into positional arguments.
+      Token star = take();
+      ast::ExprPtr value = parse_expr();
+      call.args.push_back(std::make_unique<ast::Starred>(since(star.range), std::move(value)));
+    } else if (tok.is(TokenKind::Name) && peek(1).is(TokenKind::Assign)) {
       Token name = take();
       take();
       ast::Keyword keyword;

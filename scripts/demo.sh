@@ -53,10 +53,10 @@ guard_summary() {
            s/.*trace guard failed: \(.*\)$/guard failed: \1/p' "$1" | head -n 1
 }
 
-printf 'd2s demo: every sample in samples/ by both routes, results in out/\n\n'
-for model in samples/*.py; do
+printf 'd2s demo: every sample in samples/ and samples/real/ by both routes, results in out/\n\n'
+for model in samples/*.py samples/real/*.py; do
   name="$(basename "$model" .py)"
-  inputs="samples/$name.inputs.yaml"
+  inputs="$(dirname "$model")/$name.inputs.yaml"
   [ -f "$inputs" ] || continue
   line="$(printf '%-16s' "$name")"
 

@@ -17,8 +17,9 @@ IValue obj(std::shared_ptr<Object> o) {
 }
 
 const char* const kBuiltinNames[] = {
-    "print",      "len",  "range", "int",       "float", "bool", "str",   "abs",   "min",   "max",
-    "isinstance", "list", "tuple", "enumerate", "zip",   "sum",  "round", "super", "object"};
+    "print", "len",   "range",      "int",  "float",   "bool",      "str",    "abs",
+    "min",   "max",   "isinstance", "list", "tuple",   "enumerate", "zip",    "sum",
+    "round", "super", "object",     "type", "hasattr", "getattr",   "setattr"};
 
 void no_keywords(const std::string& fname, const Kwargs& kwargs, const SourceRange& range) {
   if (!kwargs.empty()) throw Error("TypeError: " + fname + "() takes no keyword arguments", range);
@@ -247,6 +248,44 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
     }
     return best;
   }
+  if (q == "type") {
+    // type(m).__name__ as model code uses it: the class of a value.
+    no_keywords(q, kwargs, range);
+    arg_count(q, args, 1, 1, range);
+    const IValue& v = args[0];
+    if (auto* inst = as_obj<InstanceValue>(v)) {
+      if (inst->cls) return IValue(std::static_pointer_cast<Object>(inst->cls));
+      return obj(std::make_shared<BuiltinValue>("torch.nn." + inst->type));
+    }
+    if (v.is_tensor()) return obj(std::make_shared<BuiltinValue>("torch.Tensor"));
+    return obj(std::make_shared<BuiltinValue>(py_type_name(v)));
+  }
+  if (q == "hasattr" || q == "getattr") {
+    no_keywords(q, kwargs, range);
+    arg_count(q, args, 2, q == "getattr" ? 3 : 2, range);
+    if (!args[1].is_string()) {
+      fail("TypeError: " + q + "(): attribute name must be string", arg_range(1));
+    }
+    try {
+      IValue v = getattr(args[0], args[1].to_string(), range);
+      return q == "hasattr" ? IValue(true) : v;
+    } catch (const Error& e) {
+      // Only a missing attribute is caught, as Python's hasattr/getattr(o, n, default).
+      if (e.message().rfind("AttributeError", 0) != 0) throw;
+      if (q == "hasattr") return IValue(false);
+      if (args.size() == 3) return args[2];
+      throw;
+    }
+  }
+  if (q == "setattr") {
+    no_keywords(q, kwargs, range);
+    arg_count(q, args, 3, 3, range);
+    if (!args[1].is_string()) {
+      fail("TypeError: setattr(): attribute name must be string", arg_range(1));
+    }
+    setattr(args[0], args[1].to_string(), args[2], range);
+    return IValue();
+  }
   if (q == "isinstance") {
     no_keywords(q, kwargs, range);
     arg_count(q, args, 2, 2, range);
@@ -270,7 +309,11 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
                    (n == "tuple" && (v.is_tuple() || as_obj<SizeValue>(v))) ||
                    (n == "torch.Tensor" && v.is_tensor()) || n == "object" ||
                    (n == "torch.nn.Module" && inst && inst->is_module) ||
-                   (inst && inst->nn != NnKind::None && n == "torch.nn." + inst->type);
+                   (inst && inst->nn != NnKind::None && n == "torch.nn." + inst->type) ||
+                   (inst && inst->cls && inst->cls->nn_base == NnKind::Sequential &&
+                    n == "torch.nn.Sequential") ||
+                   (inst && inst->cls && inst->cls->nn_base == NnKind::ModuleList &&
+                    n == "torch.nn.ModuleList");
       if (match) return IValue(true);
     }
     return IValue(false);
@@ -346,8 +389,8 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
   }
   if (q == "super") {
     const Frame& f = *frames_.back();
-    if (!args.empty() || !kwargs.empty())
-      fail("super() with arguments is not supported by d2s", range, "write super()");
+    if (!kwargs.empty()) fail("TypeError: super() takes no keyword arguments", range);
+    if (!args.empty()) return super_of(args, range);
     auto owner = f.function ? f.function->owner.lock() : nullptr;
     if (!owner || f.locals.empty() || !f.locals[0])
       fail("RuntimeError: super(): no arguments", range);

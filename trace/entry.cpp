@@ -409,6 +409,7 @@ IValue Program::call_entry(const NamedInputs& inputs, const RunOptions& opts) {
   run_on_big_stack([&](size_t budget) {
     in.set_stack(static_cast<const char*>(__builtin_frame_address(0)), budget);
     if (info.kind == EntryInfo::Kind::Module) {
+      in.set_global("__name__", IValue(std::string("__main__")));  // run as a script
       in.exec_module();
       return;
     }

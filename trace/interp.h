@@ -15,6 +15,7 @@
 //   builtins.cpp     print, len, range, int, float, min, max, ...; iteration
 //   py_methods.cpp   methods of list, tuple, str, torch.Size and nn modules
 //   torch_names.cpp  torch / nn / F / math names, and the torch functions d2s handles itself
+//   py_classes.cpp   super(Cls, self), classes deriving from nn containers, foreign names
 //   nn_modules.cpp   nn.Linear, nn.ReLU, ..., nn.Sequential; parameters
 //   entry.cpp        Program: the entry, inputs, weights, the large-stack thread
 //
@@ -168,6 +169,19 @@ class Interpreter {
   // Tensor methods d2s knows: its own (item, size, ...) and those op_for_method maps.
   bool tensor_method_supported(const std::string& name) const;
   std::vector<std::string> tensor_method_names() const;
+
+  // --- classes (py_classes.cpp): super(Cls, self), nn container bases, foreign names
+  // super(Cls, self): attribute lookup from the base of Cls, for `self`.
+  IValue super_of(const ValueList& args, const SourceRange& range);
+  // Sets a module-level name (`__name__` before the top level runs).
+  void set_global(const std::string& name, IValue value) { globals_[name] = std::move(value); }
+  // nn.Sequential(*mods) / nn.ModuleList(mods): registers the modules of `inst` as
+  // children "0", "1", ...; `fname` names the constructor in messages.
+  void fill_container(InstanceValue& inst, ValueList args, Kwargs kwargs, const std::string& fname,
+                      const SourceRange& range);
+  // The error for using a name from a module d2s does not implement.
+  [[noreturn]] void fail_foreign(const ForeignValue& f, const std::string& used,
+                                 const SourceRange& range) const;
 
   // --- nn modules (nn_modules.cpp)
   IValue construct_nn(const std::string& qualname, ValueList args, Kwargs kwargs,

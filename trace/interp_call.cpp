@@ -255,7 +255,15 @@ IValue Interpreter::eval_call(const ast::Call& e) {
   }
   ValueList args;
   args.reserve(e.args.size());
-  for (const ast::ExprPtr& arg : e.args) args.push_back(eval(*arg));
+  for (const ast::ExprPtr& arg : e.args) {
+    if (arg->kind == ast::ExprKind::Starred) {
+      // f(*mods): the iterable's items, as separate positional arguments.
+      const ast::Expr& spread = *arg->as<ast::Starred>().value;
+      for (IValue& item : iterate(eval(spread), spread.range)) args.push_back(std::move(item));
+      continue;
+    }
+    args.push_back(eval(*arg));
+  }
   Kwargs kwargs;
   for (const ast::Keyword& kw : e.keywords) {
     for (const auto& [name, v] : kwargs) {
@@ -294,6 +302,7 @@ IValue Interpreter::call_value(const IValue& callee, ValueList args, Kwargs kwar
   }
   if (as_obj<InstanceValue>(callee))
     return call_instance(callee, std::move(args), std::move(kwargs), range);
+  if (auto* f = as_obj<ForeignValue>(callee)) fail_foreign(*f, f->qualname + "()", range);
   fail("TypeError: '" + py_type_name(callee) + "' object is not callable", range);
 }
 
@@ -341,6 +350,7 @@ IValue Interpreter::instantiate(const std::shared_ptr<ClassValue>& cls, ValueLis
   inst->type = cls->name;
   inst->cls = cls;
   inst->is_module = cls->is_module;
+  inst->nn = cls->nn_base;  // a class deriving from nn.Sequential / nn.ModuleList
   IValue self = obj(inst);
   // nn.Module.__init__ sets training=True; d2s sets it before the user's __init__ runs.
   if (cls->is_module) inst->set("training", IValue(true));
@@ -359,7 +369,10 @@ IValue Interpreter::instantiate(const std::shared_ptr<ClassValue>& cls, ValueLis
 IValue Interpreter::call_instance(const IValue& o, ValueList args, Kwargs kwargs,
                                   const SourceRange& range) {
   auto& inst = *as_obj<InstanceValue>(o);
-  if (inst.nn != NnKind::None) return forward_nn(inst, std::move(args), std::move(kwargs), range);
+  // A class deriving from nn.Sequential runs its own forward when it defines one.
+  const IValue* own_forward = inst.cls && inst.is_module ? inst.cls->lookup("forward") : nullptr;
+  if (inst.nn != NnKind::None && !own_forward)
+    return forward_nn(inst, std::move(args), std::move(kwargs), range);
   if (inst.cls) {
     // A module call runs forward (nn.Module.__call__); other objects need __call__.
     const IValue* fn_value = inst.cls->lookup(inst.is_module ? "forward" : "__call__");

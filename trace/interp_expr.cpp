@@ -102,6 +102,9 @@ IValue Interpreter::eval_inner(const ast::Expr& e) {
       return e.kind == ast::ExprKind::Tuple ? IValue::tuple(std::move(items))
                                             : IValue::list(std::move(items));
     }
+    case ast::ExprKind::Starred:
+      fail("SyntaxError: can't use starred expression here", e.range,
+           "d2s spreads `*x` in the positional arguments of a call only");
   }
   fail("internal error: unknown expression kind", e.range);
 }
@@ -229,8 +232,19 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
     if (std::optional<IValue> v = n->attribute(attr)) return *v;
     fail("AttributeError: '" + n->type_name() + "' object has no attribute '" + attr + "'", range);
   }
-  if (auto* inst = as_obj<InstanceValue>(o)) return getattr_instance(o, *inst, attr, range);
+  if (auto* inst = as_obj<InstanceValue>(o)) {
+    // m.__class__.__name__ as model code writes it (type() in builtins.cpp).
+    if (attr == "__class__" && !inst->get(attr)) {
+      if (inst->cls) return IValue(std::static_pointer_cast<Object>(inst->cls));
+      return obj(std::make_shared<BuiltinValue>("torch.nn." + inst->type));
+    }
+    return getattr_instance(o, *inst, attr, range);
+  }
+  if (auto* b = as_obj<BuiltinValue>(o); b && attr == "__name__") {
+    return IValue(b->qualname.substr(b->qualname.rfind('.') + 1));
+  }
   if (auto* cls = as_obj<ClassValue>(o)) {
+    if (attr == "__name__") return IValue(cls->name);
     if (const IValue* v = cls->lookup(attr)) return *v;
     fail("AttributeError: type object '" + cls->name + "' has no attribute '" + attr + "'", range);
   }
@@ -244,13 +258,19 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
         return *v;
       }
     }
-    // nn.Module's own methods: __init__ does nothing d2s needs.
+    // nn.Sequential.forward for a class deriving from it (py_methods.cpp).
+    if (sup->cls->nn_base == NnKind::Sequential && attr == "forward" && !sup->cls->base) {
+      return obj(std::make_shared<BuiltinMethodValue>(sup->self, "__nn_forward__"));
+    }
+    // nn.Module's own methods: __init__ does nothing d2s needs (nn.Sequential's and
+    // nn.ModuleList's register the modules they are given).
     if (sup->cls->is_module && (attr == "__init__" || attr == "train" || attr == "eval")) {
       return obj(std::make_shared<BuiltinMethodValue>(
           sup->self, attr == "__init__" ? "__module_init__" : attr));
     }
     fail("AttributeError: 'super' object has no attribute '" + attr + "'", range);
   }
+  if (auto* f = as_obj<ForeignValue>(o)) fail_foreign(*f, f->qualname + "." + attr, range);
   if (has_builtin_method(o, attr)) return obj(std::make_shared<BuiltinMethodValue>(o, attr));
   if (auto* d = as_obj<DTypeValue>(o)) {
     if (attr == "is_floating_point") return IValue(d->dtype == DType::Float32);

@@ -21,12 +21,6 @@ IValue make_namespace(const std::string& qualname) {
   return IValue(std::static_pointer_cast<Object>(std::make_shared<NamespaceValue>(qualname)));
 }
 
-[[noreturn]] void fail_import(const std::string& name, const SourceRange& range) {
-  throw Error("module '" + name + "' is not supported by d2s", range,
-              "d2s programs may import torch, torch.nn, torch.nn.functional, torch.optim, "
-              "torch.optim.lr_scheduler, torch.nn.utils, math and typing");
-}
-
 }  // namespace
 
 Interpreter::Interpreter(const ast::Module& module, const RunOptions& opts)
@@ -40,6 +34,13 @@ Interpreter::Interpreter(const ast::Module& module, const RunOptions& opts)
   op_ctx_.training = opts.training;
   frames_.push_back(&module_frame_);
   install_builtins();
+  // The file runs as an imported module (as the parity suite and PyTorch's tools load
+  // it), so `if __name__ == "__main__":` blocks stay out of an entry's run; the
+  // <module> entry runs the file as a script (Program sets "__main__").
+  std::string stem = module_.file ? module_.file->path() : std::string("model");
+  stem = stem.substr(stem.find_last_of('/') + 1);
+  if (stem.size() > 3 && stem.compare(stem.size() - 3, 3, ".py") == 0) stem.resize(stem.size() - 3);
+  globals_["__name__"] = IValue(stem);
 }
 
 void Interpreter::set_out(std::ostream* out) {
@@ -333,7 +334,15 @@ void Interpreter::exec_assert(const ast::Assert& s) {
 
 void Interpreter::exec_import(const ast::Import& s) {
   for (const ast::ImportAlias& alias : s.names) {
-    if (!importable(alias.name)) fail_import(alias.name, alias.range);
+    if (!importable(alias.name)) {
+      // A module d2s does not implement: bound, and an error only when used.
+      std::string bound =
+          !alias.asname.empty() ? alias.name : alias.name.substr(0, alias.name.find('.'));
+      store_name(!alias.asname.empty() ? alias.asname : bound,
+                 IValue(std::static_pointer_cast<Object>(
+                     std::make_shared<ForeignValue>(bound, alias.range))));
+      continue;
+    }
     if (!alias.asname.empty()) {
       store_name(alias.asname, make_namespace(alias.name));
     } else {
@@ -346,7 +355,14 @@ void Interpreter::exec_import(const ast::Import& s) {
 
 void Interpreter::exec_import_from(const ast::ImportFrom& s) {
   if (s.module == "__future__") return;  // `from __future__ import annotations`
-  if (!importable(s.module)) fail_import(s.module, s.range);
+  if (!importable(s.module)) {
+    for (const ast::ImportAlias& alias : s.names) {
+      store_name(alias.asname.empty() ? alias.name : alias.asname,
+                 IValue(std::static_pointer_cast<Object>(
+                     std::make_shared<ForeignValue>(s.module + "." + alias.name, alias.range))));
+    }
+    return;
+  }
   for (const ast::ImportAlias& alias : s.names) {
     std::string qualname = s.module + "." + alias.name;
     IValue value = importable(qualname) ? make_namespace(qualname)
@@ -386,6 +402,13 @@ void Interpreter::exec_class(const ast::ClassDef& s) {
     IValue base = eval(*base_expr);
     if (auto* b = as_obj<BuiltinValue>(base); b && b->qualname == "torch.nn.Module") {
       cls->is_module = true;
+    } else if (auto* bb = as_obj<BuiltinValue>(base);
+               bb &&
+               (bb->qualname == "torch.nn.Sequential" || bb->qualname == "torch.nn.ModuleList")) {
+      // class Block(nn.Sequential): its instances are containers (py_classes.cpp).
+      cls->is_module = true;
+      cls->nn_base =
+          bb->qualname == "torch.nn.Sequential" ? NnKind::Sequential : NnKind::ModuleList;
     } else if (auto* c = as_obj<ClassValue>(base)) {
       if (cls->base) {
         fail("multiple inheritance is not supported by d2s", base_expr->range,
@@ -393,6 +416,7 @@ void Interpreter::exec_class(const ast::ClassDef& s) {
       }
       cls->base = std::static_pointer_cast<ClassValue>(base.to_object());
       cls->is_module = cls->is_module || c->is_module;
+      cls->nn_base = c->nn_base;
     } else if (!(as_obj<BuiltinValue>(base) && as_obj<BuiltinValue>(base)->qualname == "object")) {
       fail("class '" + s.name + "' derives from " + text_of(base_expr->range) +
                ", which d2s does not support",

@@ -175,26 +175,9 @@ IValue Interpreter::construct_nn(const std::string& qualname, ValueList args, Kw
       break;
     }
     case NnKind::Sequential:
-    case NnKind::ModuleList: {
-      ValueList mods;
-      if (inst->nn == NnKind::Sequential) {
-        if (!kwargs.empty()) fail("TypeError: nn.Sequential() takes no keyword arguments", range);
-        mods = std::move(args);
-      } else {
-        ValueList a =
-            bind_args(fname, {{"modules", IValue()}}, std::move(args), std::move(kwargs), range);
-        if (!a[0].is_none()) mods = iterate(a[0], range);
-      }
-      for (size_t i = 0; i < mods.size(); ++i) {
-        auto* m = as_obj<InstanceValue>(mods[i]);
-        if (!m || !m->is_module) {
-          fail("TypeError: " + py_type_name(mods[i]) + " is not a Module subclass", range,
-               "argument " + std::to_string(i + 1) + " of " + fname + " must be a module");
-        }
-        set(std::to_string(i), mods[i]);
-      }
+    case NnKind::ModuleList:
+      fill_container(*inst, std::move(args), std::move(kwargs), fname, range);
       break;
-    }
     case NnKind::None:
       fail("internal error: unknown nn module " + qualname, range);
   }

@@ -35,9 +35,16 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
   }
   if (auto* inst = as_obj<InstanceValue>(self)) {
     if (name == "__module_init__") {
+      if (inst->nn == NnKind::Sequential || inst->nn == NnKind::ModuleList) {
+        const std::string fname = inst->nn == NnKind::Sequential ? "Sequential" : "ModuleList";
+        fill_container(*inst, std::move(args), std::move(kwargs), fname, range);
+        return IValue();
+      }
       no_keywords("Module.__init__", kwargs, range);
       return IValue();
     }
+    if (name == "__nn_forward__")
+      return forward_nn(*inst, std::move(args), std::move(kwargs), range);
     if (name == "eval" || name == "train") {
       ValueList a = bind_args(inst->type + "." + name,
                               name == "train" ? std::vector<ParamSpec>{{"mode", IValue(true)}}

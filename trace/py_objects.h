@@ -77,6 +77,21 @@ class BuiltinValue : public Object {
   std::string qualname;
 };
 
+// Built-in nn modules d2s implements itself (nn_modules.cpp).
+enum class NnKind {
+  None,
+  Linear,
+  ReLU,
+  Tanh,
+  Sigmoid,
+  GELU,
+  LayerNorm,
+  Dropout,
+  Sequential,
+  ModuleList,
+  Identity
+};
+
 class ClassValue;
 
 // A user function (or method, unbound): its def plus default values computed when the
@@ -117,26 +132,15 @@ class ClassValue : public Object {
   std::string type_name() const override { return "type"; }
   const ast::ClassDef* def = nullptr;
   std::string name;
-  std::shared_ptr<ClassValue> base;               // a user base class, or null
-  bool is_module = false;                         // derives (maybe indirectly) from nn.Module
+  std::shared_ptr<ClassValue> base;  // a user base class, or null
+  bool is_module = false;            // derives (maybe indirectly) from nn.Module
+  // nn.Sequential / nn.ModuleList when the class derives from one (maybe indirectly):
+  // its instances are containers too, and run the container's forward unless the
+  // class defines its own.
+  NnKind nn_base = NnKind::None;
   std::unordered_map<std::string, IValue> attrs;  // methods (FunctionValue) and constants
   // Looks `name` up here and in the bases; null when absent.
   const IValue* lookup(const std::string& attr) const;
-};
-
-// Built-in nn modules d2s implements itself (nn_modules.cpp).
-enum class NnKind {
-  None,
-  Linear,
-  ReLU,
-  Tanh,
-  Sigmoid,
-  GELU,
-  LayerNorm,
-  Dropout,
-  Sequential,
-  ModuleList,
-  Identity
 };
 
 // An instance of a user class or of a built-in nn module. Attributes keep their
@@ -158,6 +162,18 @@ class InstanceValue : public Object {
   std::vector<std::string> children;  // attribute names holding submodules
   std::vector<std::string> order;     // every attribute, in assignment order
   std::unordered_map<std::string, IValue> values;
+};
+
+// A name from a module d2s does not implement (`import argparse`, `from numpy import
+// sqrt`): importing it is fine, as published model files do at the top; using it
+// (an attribute, a call) is an error naming the module and the import's line.
+class ForeignValue : public Object {
+ public:
+  ForeignValue(std::string qualname, SourceRange imported_at)
+      : qualname(std::move(qualname)), imported_at(std::move(imported_at)) {}
+  std::string type_name() const override { return "module"; }
+  std::string qualname;  // "argparse", "numpy.sqrt"
+  SourceRange imported_at;
 };
 
 // super() inside a method: looks attributes up from the base of `cls`.

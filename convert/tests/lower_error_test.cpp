@@ -332,5 +332,54 @@ class M(nn.Module):
   EXPECT_EQ(lower_error(src, o), "");
 }
 
+TEST(LowerError, ForeignModuleUsedInConvertedCode) {
+  // Importing numpy is fine; using it in the converted function is the error.
+  EXPECT_TRUE(has(lower_error("import torch\nimport numpy as np\ndef f(x):\n"
+                              "    return x * np.sqrt(2.0)\n"),
+                  {"model.py:4:16: error: 'np' comes from the module 'numpy', which d2s does "
+                   "not implement (imported at line 2)",
+                   "hint: d2s accepts the import"}));
+  EXPECT_EQ(lower_error("import torch\nimport numpy as np\ndef f(x):\n    return x\n"), "");
+}
+
+TEST(LowerError, SpreadOfUnknownLength) {
+  EXPECT_TRUE(has(lower_error("import torch\ndef g(a, b):\n    return a + b\n"
+                              "def f(x):\n    return g(*x.split(2))\n"),
+                  {"error: the parse route spreads `*x.split(2)` only when its length is known "
+                   "at conversion time",
+                   "eager and trace modes"}));
+}
+
+TEST(LowerError, SuperOfAnUnrelatedClass) {
+  const char* src = R"(import torch
+import torch.nn as nn
+class A(nn.Module):
+    def g(self, x):
+        return x
+class B(nn.Module):
+    def forward(self, x):
+        return super(A, self).g(x)
+)";
+  EXPECT_TRUE(has(lower_error(src),
+                  {"model.py:8:16: error: TypeError: super(type, obj): obj must be an instance "
+                   "or subtype of type"}));
+}
+
+TEST(LowerError, GetattrNeedsAConstantName) {
+  const char* src = R"(import torch
+import torch.nn as nn
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+    def forward(self, x, k: int):
+        return getattr(self, f"fc{k}")(x)
+)";
+  EXPECT_TRUE(has(lower_error(src),
+                  {"model.py:8:30: error: the parse route needs the attribute name of getattr() "
+                   "as a string constant",
+                   "eager and trace modes run it"}));
+}
+
 }  // namespace
 }  // namespace d2s::convert

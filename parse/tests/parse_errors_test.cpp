@@ -256,8 +256,6 @@ TEST(ParseErrors, UnsupportedFeatures) {
   EXPECT_EQ(head("def f(x, /): pass\n"),
             "m.py:1:10: error: NotSupportedError: '/' (positional-only parameters) is not "
             "supported by d2s");
-  EXPECT_EQ(head("f(*xs)\n"),
-            "m.py:1:3: error: NotSupportedError: '*' unpacking is not supported by d2s");
   EXPECT_EQ(head("f(**kw)\n"),
             "m.py:1:3: error: NotSupportedError: '**' unpacking is not supported by d2s");
   EXPECT_EQ(head("a, *b = x\n"),

@@ -79,8 +79,32 @@ TEST(Errors, UnknownTorchFunctionsSuggestSupportedNames) {
   EXPECT_EQ(f.hint(), "did you mean F.relu?");
   Error g = run_error("import torch\ntorch.float64\n");
   EXPECT_EQ(g.message(), "torch.float64 is not supported by d2s");
-  Error h = run_error("import numpy as np\n");
-  EXPECT_EQ(h.message(), "module 'numpy' is not supported by d2s");
+  // A module d2s does not implement may be imported; using it is the error, naming
+  // the module and the import's line.
+  Error h = run_error("import torch\nimport numpy as np\n\nx = np.sqrt(2.0)\n");
+  EXPECT_EQ(h.message(),
+            "'numpy.sqrt' comes from the module 'numpy', which d2s does not implement "
+            "(imported at line 2)");
+  EXPECT_EQ(h.range().line, 4);
+  Error i = run_error("from collections import OrderedDict\nd = OrderedDict()\n");
+  EXPECT_EQ(i.message(),
+            "'collections.OrderedDict()' comes from the module 'collections', which d2s does "
+            "not implement (imported at line 1)");
+  // With a function as the entry, the file runs as an imported module: the script
+  // part under the __main__ test (which uses sys) does not run.
+  EXPECT_EQ(run_print("import argparse, sys\nprint('top', __name__ == '__main__')\n"
+                      "if __name__ == '__main__':\n    print(sys.argv)\n"
+                      "def f():\n    return 1\n"),
+            "top False\n");
+}
+
+TEST(Errors, SuperNeedsTheClassAndSelf) {
+  Error e = run_error(
+      "import torch.nn as nn\nclass A(nn.Module):\n    n = 1\n"
+      "class B(nn.Module):\n    def __init__(self):\n        super(A, self).__init__()\n"
+      "b = B()\ndef f():\n    return 1\n");
+  EXPECT_EQ(e.message(), "TypeError: super(type, obj): obj must be an instance or subtype of type");
+  EXPECT_EQ(e.range().line, 6);
 }
 
 TEST(Errors, TorchRangeNeedsAnEnd) {
