@@ -133,14 +133,19 @@ std::string type_annotation(const ir::Type& t) {
   }
 }
 
-// An `if` whose then arm is empty and whose else arm only raises: a lowered assert.
+// An `if` whose then arm is empty and whose else arm only raises (after the
+// constants of its message): a lowered assert. Returns the raise.
 const ir::Node* lowered_assert(const ir::Node& n) {
   if (n.kind() != ir::kind::If || !n.outputs().empty()) return nullptr;
   ir::IfView v(const_cast<ir::Node*>(&n));
-  if (!v.then_block()->empty() || v.else_block()->empty()) return nullptr;
-  const ir::Node* raise = *v.else_block()->nodes().begin();
-  if (raise->kind() != ir::kind::RaiseException || raise->next() != v.else_block()->return_node()) {
-    return nullptr;
+  if (!v.then_block()->empty()) return nullptr;
+  const ir::Node* raise = nullptr;
+  for (const ir::Node* inner : v.else_block()->nodes()) {
+    if (raise ||
+        (inner->kind() != ir::kind::Constant && inner->kind() != ir::kind::RaiseException)) {
+      return nullptr;
+    }
+    if (inner->kind() == ir::kind::RaiseException) raise = inner;
   }
   return raise;
 }

@@ -46,8 +46,8 @@ def foo1(x: Tensor, y: Tensor) -> Tensor:
   Tensor y = Tensor::from_floats({2}, {3, 4});
   std::string code = round_trip(prog, {{"x", x}, {"y", y}});
   EXPECT_TRUE(has(code, "def foo1(x: torch.Tensor, y: torch.Tensor):")) << code;
-  EXPECT_TRUE(has(code, "    if lt:  # line 6")) << code;
-  EXPECT_TRUE(has(code, "        s = x + y  # line 7")) << code;
+  EXPECT_TRUE(has(code, "    if bool_1:  # line 6")) << code;
+  EXPECT_TRUE(has(code, "        s_1 = x + y  # line 7")) << code;
   EXPECT_TRUE(has(code, "    else:\n")) << code;
   EXPECT_TRUE(has(code, "torch.square(y)")) << code;
   EXPECT_TRUE(has(code, "    return s\n")) << code;

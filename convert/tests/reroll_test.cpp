@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "convert/run_graph.h"
+#include "core/error.h"
 #include "core/ir_printer.h"
 #include "trace/tracer.h"
 
