@@ -43,6 +43,7 @@ void reroll_traced_graph(const DiffCmd& o, convert::DiffReport& report) {
   plain.max_nodes = o.max_trace_nodes;
   TraceResult traced = trace_model(program, o.flags, weights, plain, inputs.sets[0], o.inputs[0]);
   convert::reroll_loops(*traced.graph, traced.log);
+  report.traced.nodes = traced.graph->node_count();  // the panel's title counts what it draws
   report.traced_graph = std::move(traced.graph);
 }
 
@@ -90,7 +91,13 @@ int run_diff(const DiffCmd& o) {
   options.max_search_seconds = o.max_search_seconds;
   options.max_trace_nodes = o.max_trace_nodes;
   convert::DiffReport report = diff_model(o.model, o.inputs, o.flags, options);
-  if (o.reroll) reroll_traced_graph(o, report);
+  if (o.reroll) {
+    if (format != "picture" && format != "html") {
+      throw Error("--reroll applies to a picture or an HTML report", SourceRange(),
+                  "write one with -o OUT.svg (or .png, .pdf, .dot, .html)");
+    }
+    reroll_traced_graph(o, report);
+  }
   const std::string text = report_bytes(report, format, o);
   if (o.output.empty()) {
     std::cout << text << std::flush;

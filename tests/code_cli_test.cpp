@@ -62,8 +62,8 @@ TEST_F(CodeCli, DiffPictureOfTheRerolledTrace) {
   const std::string dot = d2s::test::slurp(path("foo2.dot"));
   // Both panels draw a loop: the parsed graph's and the rerolled trace's.
   size_t loops = 0;
-  for (size_t at = dot.find("prim::Loop"); at != std::string::npos;
-       at = dot.find("prim::Loop", at + 1)) {
+  for (size_t at = dot.find("for i in range(10)</B>"); at != std::string::npos;
+       at = dot.find("for i in range(10)</B>", at + 1)) {
     ++loops;
   }
   EXPECT_GE(loops, 2u) << dot.substr(0, 2000);
@@ -79,6 +79,8 @@ TEST_F(CodeCli, Misuses) {
       {{"code", sample("foo2.py"), "--route", "trace"}, "--route trace needs example inputs"},
       {{"code", sample("foo2.py"), "--reroll"}, "--reroll applies to --route trace"},
       {{"code", sample("foo2.py"), "-o", path("out.txt").string()}, "out.txt"},
+      {{"diff", sample("foo2.py"), "--inputs", sample("foo2.inputs.yaml"), "--reroll"},
+       "--reroll applies to a picture or an HTML report"},
   };
   for (const Case& c : cases) {
     RunResult r = d2s(c.args);
