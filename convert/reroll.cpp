@@ -327,7 +327,9 @@ class Folder {
 // One loop of the log: its keyword, its lines, and the trip counts it ran with.
 struct LoopSite {
   const TraceLoop* first = nullptr;
-  std::pair<int, int> lines;
+  // The loop's lines, then the lines of the functions called from them (a body
+  // that is one helper call has all its nodes there).
+  std::vector<std::pair<int, int>> lines;
   int64_t max_trips = 0;
   Provenance from = Provenance::Constant;
 };
@@ -350,10 +352,11 @@ std::string fold_site(ir::Graph& graph, const LoopSite& site, RerollReport& repo
     int anchors_tried = 0;
     for (; anchor < tb.nodes.size() && anchors_tried < 8 && !folded; ++anchor) {
       const ir::Node* n = tb.nodes[anchor];
-      if (n->range().line < site.lines.first || n->range().line > site.lines.second ||
-          n->kind() == ir::kind::Loop) {
-        continue;
+      bool on_lines = false;
+      for (const auto& [first, last] : site.lines) {
+        on_lines = on_lines || (n->range().line >= first && n->range().line <= last);
       }
+      if (!on_lines || n->kind() == ir::kind::Loop) continue;
       ++anchors_tried;
       for (size_t next = anchor + 1; next < tb.nodes.size(); ++next) {
         if (tb.sig[next] != tb.sig[anchor] || !same_node(*tb.nodes[next], *tb.nodes[anchor])) {
@@ -411,11 +414,20 @@ RerollReport reroll_loops(ir::Graph& graph, const TraceLog& log) {
       if (s.first->range.line == l.range.line && s.first->range.col == l.range.col) site = &s;
     }
     if (!site) {
-      sites.push_back(LoopSite{&l, loop_lines(l.range), 0, l.from});
+      sites.push_back(LoopSite{&l, {loop_lines(l.range)}, 0, l.from});
       site = &sites.back();
     }
     site->max_trips = std::max(site->max_trips, l.trips);
     site->from = combine(site->from, l.from);
+  }
+  for (LoopSite& site : sites) {
+    const auto [first, last] = site.lines[0];
+    for (const TraceCall& call : log.calls) {
+      const SourceRange& def = call.def_range;
+      if (call.call_range.line < first || call.call_range.line > last || def.col <= 4) continue;
+      // def_range is the function's name; its `def` keyword is 4 columns before.
+      site.lines.push_back(loop_lines(SourceRange(def.file, def.line, def.col - 4)));
+    }
   }
   for (const LoopSite& site : sites) {
     if (site.max_trips < 2) continue;

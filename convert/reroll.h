@@ -7,7 +7,8 @@
 // For each loop the trace log saw run at least twice, innermost first, the pass looks
 // in the trace's top block for a run of repetitions of one block of nodes that came
 // from that loop: the same ops with the same source locations and attributes, one
-// repetition after the other, where each repetition reads only values of its own,
+// repetition after the other (found from the nodes on the loop's lines or on the
+// lines of the functions called from them), where each repetition reads only values of its own,
 // values of the repetition before it (the carried values) and values from before the
 // run that every repetition reads alike. Constants must be equal in every
 // repetition, or ints that step evenly (the loop index: `s += i` traces to constants

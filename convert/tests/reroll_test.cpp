@@ -132,6 +132,30 @@ def grow(x: Tensor) -> Tensor:
   }
 }
 
+TEST(Reroll, ABodyThatIsOneHelperCallFolds) {
+  const char* prog = R"(import torch
+from torch import Tensor
+
+
+def step(h: Tensor) -> Tensor:
+    return torch.tanh(h) * 0.5 + h
+
+
+def run(x: Tensor) -> Tensor:
+    for i in range(4):
+        x = step(x)
+    return x
+)";
+  NamedInputs inputs = {{"x", filled({3}, -1.0f, 0.5f)}};
+  TraceResult traced = trace(prog, inputs);
+  IValue unrolled_out = GraphRunner(*traced.graph, {}).run(inputs);
+  RerollReport report = reroll_loops(*traced.graph, traced.log);
+  ASSERT_EQ(report.folded.size(), 1u) << (report.kept.empty() ? "" : report.kept[0]);
+  EXPECT_EQ(report.folded[0].trips, 4);
+  EXPECT_EQ(count_kind(*traced.graph, "aten::tanh"), 1u);
+  expect_same_tensor(unrolled_out, GraphRunner(*traced.graph, {}).run(inputs));
+}
+
 TEST(Reroll, ACarriedValueWhoseShapeChangesStaysUnrolled) {
   const char* prog = R"(import torch
 from torch import Tensor
