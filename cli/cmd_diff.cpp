@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/diff_common.h"
+#include "convert/reroll.h"
 #include "core/file_io.h"
 #include "viz/diff_picture.h"
 #include "viz/html_report.h"
@@ -27,7 +28,24 @@ struct DiffCmd {
   int64_t max_trace_nodes = convert::DiffOptions{}.max_trace_nodes;
   size_t max_nodes = viz::RenderOptions{}.max_nodes;
   CLI::Option* format_option = nullptr;
+  bool reroll = false;
 };
+
+// --reroll: the picture's trace (the plain trace of the first set) with its unrolled
+// loops folded back (convert/reroll.h), so that it shows the loop beside the parsed one.
+void reroll_traced_graph(const DiffCmd& o, convert::DiffReport& report) {
+  InputFile inputs = load_input_sets(o.inputs.at(0), o.flags.seed);
+  std::vector<NamedTensor> weights;
+  if (!o.flags.weights.empty()) weights = load_weights(o.flags.weights, o.flags.seed);
+  Program program = Program::load(o.model);
+  TraceFlags plain;
+  plain.no_guards = true;
+  plain.max_nodes = o.max_trace_nodes;
+  TraceResult traced = trace_model(program, o.flags, weights, plain, inputs.sets[0], o.inputs[0]);
+  convert::reroll_loops(*traced.graph, traced.log);
+  report.traced.nodes = traced.graph->node_count();  // the panel's title counts what it draws
+  report.traced_graph = std::move(traced.graph);
+}
 
 // -o picks the form from its extension (text, json, html, or a picture's format); an
 // explicit --format must agree with it.
@@ -72,7 +90,14 @@ int run_diff(const DiffCmd& o) {
   options.max_search_tries = o.max_search_tries;
   options.max_search_seconds = o.max_search_seconds;
   options.max_trace_nodes = o.max_trace_nodes;
-  const convert::DiffReport report = diff_model(o.model, o.inputs, o.flags, options);
+  convert::DiffReport report = diff_model(o.model, o.inputs, o.flags, options);
+  if (o.reroll) {
+    if (format != "picture" && format != "html") {
+      throw Error("--reroll applies to a picture or an HTML report", SourceRange(),
+                  "write one with -o OUT.svg (or .png, .pdf, .dot, .html)");
+    }
+    reroll_traced_graph(o, report);
+  }
   const std::string text = report_bytes(report, format, o);
   if (o.output.empty()) {
     std::cout << text << std::flush;
@@ -117,6 +142,9 @@ Command setup_diff(CLI::App& app) {
       ->type_name("N")
       ->check(positive_count())
       ->capture_default_str();
+  cmd->add_flag("--reroll", o->reroll,
+                "in a picture or HTML report, draw the trace with its unrolled loops folded back "
+                "into loops (docs/code.md)");
   add_output_flag(cmd, &o->output, {".txt", ".json", ".html", ".svg", ".png", ".pdf", ".dot"},
                   "write the report (.txt, .json), an HTML report, or both graphs side by side "
                   "as a picture");

@@ -1,12 +1,14 @@
 // d2s trace MODEL.py --inputs IN.yaml [--entry NAME] [--weights W.yaml] [--no-guards]
-//                    [--max-trace-nodes N] [-o OUT]
+//                    [--max-trace-nodes N] [--reroll] [-o OUT]
 //
 // Runs the program on the first input set and records each tensor op (contract §2,
 // the trace route), with a prim::Guard for every value baked from data unless
 // --no-guards. -o picks the form as for parse; without -o the text goes to stdout.
 // What the program prints while it is traced is not shown: the graph drops print,
-// as torch.jit.trace's does (d2s diff reports it).
+// as torch.jit.trace's does (d2s diff reports it). --reroll folds the unrolled loops
+// back into prim::Loops (convert/reroll.h).
 #include "cli/commands.h"
+#include "convert/reroll.h"
 
 namespace d2s::cli {
 
@@ -18,6 +20,7 @@ struct TraceCmd {
   std::string output;
   ProgramFlags flags;
   TraceFlags trace;
+  bool reroll = false;
 };
 
 int run_trace(const TraceCmd& o) {
@@ -33,6 +36,7 @@ int run_trace(const TraceCmd& o) {
   // load_input_sets never gives an empty list (an empty file is one empty set).
   Program program = Program::load(o.model);
   TraceResult traced = trace_model(program, o.flags, weights, o.trace, inputs.sets[0], o.inputs);
+  if (o.reroll) convert::reroll_loops(*traced.graph, traced.log);
   write_graph(*traced.graph, o.output);
   return 0;
 }
@@ -56,6 +60,9 @@ Command setup_trace(CLI::App& app) {
                 "leave out the prim::Guard checks on baked values (a plain torch.jit.trace "
                 "graph, wrong answers on other paths included)");
   add_max_trace_nodes_flag(cmd, &o->trace.max_nodes);
+  cmd->add_flag("--reroll", o->reroll,
+                "fold the unrolled loops back into prim::Loops (the traced trip count as a "
+                "constant, the guards kept)");
   add_output_flag(
       cmd, &o->output, {".yaml", ".yml", ".txt", ".svg", ".png", ".pdf", ".dot"},
       "write the graph here instead of printing it: the IR file, the text, or a picture "

@@ -38,6 +38,7 @@ Command setup_diff(CLI::App& app);
 Command setup_render(CLI::App& app);
 Command setup_check(CLI::App& app);
 Command setup_grad(CLI::App& app);
+Command setup_code(CLI::App& app);
 
 // ---------------------------------------------------------------------------
 // Flags shared by the commands that run a program (cli/options.cpp).

@@ -1,0 +1,354 @@
+// One node as a Python expression (codegen_internal.h). Each spelling is one the
+// model language reads back into the same op (core/op_bindings.cpp's tables, the
+// operators, subscripts, f-strings) and that real PyTorch runs.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include "convert/codegen_internal.h"
+#include "core/error.h"
+#include "core/op_registry.h"
+#include "core/tensor.h"
+
+namespace d2s::convert::codegen {
+
+namespace {
+
+std::string_view base_name(const std::string& kind) {
+  const size_t colons = kind.find("::");
+  return colons == std::string::npos ? std::string_view(kind)
+                                     : std::string_view(kind).substr(colons + 2);
+}
+
+const IValue* constant_of(const ir::Value* v) {
+  return v->node()->kind() == ir::kind::Constant ? v->node()->attr("value") : nullptr;
+}
+
+// A literal or name as an operand of an operator: a negative literal in parentheses,
+// so that `x - -1` and `x ** -1.0` read as meant.
+std::string operand(const std::string& s) {
+  return !s.empty() && s[0] == '-' ? "(" + s + ")" : s;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string tensor_data(const Tensor& t, int64_t& index, size_t dim) {
+  auto element = [&](int64_t i) -> std::string {
+    const double v = t.value_at(i);
+    if (t.dtype() == DType::Bool) return v != 0 ? "True" : "False";
+    if (t.dtype() == DType::Int64) return std::to_string(static_cast<int64_t>(v));
+    return python_literal(IValue(v));
+  };
+  if (dim == t.shape().size()) return element(index++);
+  std::vector<std::string> items;
+  for (int64_t i = 0; i < t.shape()[dim]; ++i) items.push_back(tensor_data(t, index, dim + 1));
+  return "[" + join(items) + "]";
+}
+
+// Binary operators, by base name; the overload does not matter (`+` adds tensors,
+// ints, floats, strings and lists alike).
+const char* binary_operator(std::string_view op) {
+  static const std::pair<std::string_view, const char*> kTable[] = {
+      {"add", "+"},       {"sub", "-"},       {"mul", "*"},
+      {"div", "/"},       {"floordiv", "//"}, {"floor_divide", "//"},
+      {"remainder", "%"}, {"pow", "**"},      {"matmul", "@"},
+      {"lt", "<"},        {"gt", ">"},        {"le", "<="},
+      {"ge", ">="},       {"eq", "=="},       {"ne", "!="},
+      {"__and__", "&"},   {"__or__", "|"},    {"__xor__", "^"}};
+  for (const auto& [name, py] : kTable) {
+    if (name == op) return py;
+  }
+  return nullptr;
+}
+
+bool is_int_constant(const ir::Value* v, int64_t want) {
+  const IValue* c = constant_of(v);
+  return c && c->is_int() && c->to_int() == want;
+}
+
+// A ScalarType argument held as TorchScript's int code, as `torch.float32`.
+std::string dtype_literal(const ir::Value* v, const RefFn& ref) {
+  const IValue* c = constant_of(v);
+  DType d;
+  if (c && c->is_int() && dtype_from_scalar_type(c->to_int(), &d)) return dtype_torch_name(d);
+  return ref(v);
+}
+
+bool equals_default(const ir::Value* v, const Argument& arg) {
+  const IValue* c = constant_of(v);
+  if (!c || !arg.default_value) return false;
+  const IValue& d = *arg.default_value;
+  if (c->is_none() || d.is_none()) return c->is_none() && d.is_none();
+  if (c->is_string() || d.is_string()) {
+    return c->is_string() && d.is_string() && c->to_string() == d.to_string();
+  }
+  if (c->is_number() && d.is_number()) return c->to_double() == d.to_double();
+  if ((c->is_list() || c->is_tuple()) && (d.is_list() || d.is_tuple())) {
+    return c->items().empty() && d.items().empty();
+  }
+  return false;
+}
+
+// `x[:, start:end:step]` for aten::slice and `x[:, i]` for aten::select on a
+// constant dimension.
+std::string subscript(const ir::Node& n, const RefFn& ref, bool slice) {
+  const IValue* dim = n.inputs().size() > 1 ? constant_of(n.input(1)) : nullptr;
+  int64_t d = dim && dim->is_int() ? dim->to_int() : (slice && n.inputs().size() < 2 ? 0 : -1);
+  if (d < 0) return {};
+  std::string index;
+  for (int64_t i = 0; i < d; ++i) index += ":, ";
+  if (!slice) return operand(ref(n.input(0))) + "[" + index + ref(n.input(2)) + "]";
+  auto part = [&](size_t i, bool is_end) -> std::string {
+    if (i >= n.inputs().size()) return {};
+    const IValue* c = constant_of(n.input(i));
+    if (c && c->is_none()) return {};
+    if (is_end && c && c->is_int() && c->to_int() == std::numeric_limits<int64_t>::max()) return {};
+    return ref(n.input(i));
+  };
+  index += part(2, false) + ":" + part(3, true);
+  if (n.inputs().size() > 4 && !is_int_constant(n.input(4), 1)) index += ":" + ref(n.input(4));
+  return operand(ref(n.input(0))) + "[" + index + "]";
+}
+
+// aten::format as the f-string it came from. A whole shape (`x.size()`) printed as
+// `torch.Size({})` is written as a plain field: its str is torch.Size(...) in
+// PyTorch, and d2s's parse route adds the wrapper back.
+std::string fstring(const ir::Node& n, const RefFn& ref) {
+  const IValue* fmt = constant_of(n.input(0));
+  if (!fmt || !fmt->is_string()) return {};
+  const std::string& f = fmt->to_string();
+  std::string out = "f\"";
+  size_t arg = 1;
+  auto literal_char = [&](char c) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      return;
+    }
+    out += c;
+  };
+  for (size_t i = 0; i < f.size(); ++i) {
+    const char c = f[i];
+    if ((c == '{' || c == '}') && i + 1 < f.size() && f[i + 1] == c) {
+      out += c;
+      out += c;
+      ++i;
+      continue;
+    }
+    if (c != '{') {
+      literal_char(c);
+      continue;
+    }
+    const size_t close = f.find('}', i);
+    if (close == std::string::npos || arg >= n.inputs().size()) return {};
+    const std::string spec = f.substr(i + 1, close - i - 1);
+    const ir::Value* v = n.input(arg++);
+    const IValue* c_str = constant_of(v);
+    if (c_str && c_str->is_string() && spec.empty()) {
+      for (char ch : c_str->to_string()) {
+        if (ch == '{' || ch == '}') out += ch;
+        literal_char(ch);
+      }
+    } else {
+      // `torch.Size({})` around a whole shape: the field alone (see above).
+      static const std::string kSize = "torch.Size(";
+      const bool whole_shape = v->node()->kind() == "aten::size" && v->node()->inputs().size() == 1;
+      if (whole_shape && out.size() >= kSize.size() + 2 &&
+          out.compare(out.size() - kSize.size(), kSize.size(), kSize) == 0 &&
+          close + 1 < f.size() && f[close + 1] == ')') {
+        out.erase(out.size() - kSize.size());
+        ++i;  // the ')' after the field
+        out += "{" + ref(v) + spec + "}";
+        i = close + 1;
+        continue;
+      }
+      out += "{" + ref(v) + spec + "}";
+    }
+    i = close;
+  }
+  return out + "\"";
+}
+
+// The torch function, Tensor method or torch.nn.functional function the language
+// binds to this op, with the node's arguments (keyword-only ones by name, trailing
+// defaults left out).
+std::string call(const ir::Node& n, const RefFn& ref) {
+  const std::string name(base_name(n.kind()));
+  const OpDef* def = OpRegistry::builtin().find(n.kind(), n.overload());
+  if (!def) return {};
+  std::string callee;
+  bool method = false;
+  const bool prefer_functional = name == "dropout";
+  if (!prefer_functional && op_for_function("torch." + name) == n.kind()) {
+    callee = "torch." + name;
+  } else if (op_for_method(name) == n.kind() && !n.inputs().empty()) {
+    method = true;
+  } else if (op_for_function("torch.nn.functional." + name) == n.kind()) {
+    callee = "torch.nn.functional." + name;
+  } else {
+    return {};
+  }
+  const auto& args = def->schema.arguments;
+  size_t last = n.inputs().size();  // trailing positional defaults are left out
+  while (last > 0 && last - 1 < args.size() && !args[last - 1].kwarg_only &&
+         equals_default(n.input(last - 1), args[last - 1])) {
+    --last;
+  }
+  std::vector<std::string> parts;
+  for (size_t i = method ? 1 : 0; i < n.inputs().size(); ++i) {
+    const ir::Value* v = n.input(i);
+    const Argument* arg = i < args.size() ? &args[i] : nullptr;
+    const bool scalar_type = arg && arg->type.rfind("ScalarType", 0) == 0;
+    const std::string value = scalar_type ? dtype_literal(v, ref) : ref(v);
+    // PyTorch's Python signature of mse_loss has size_average before reduction.
+    const bool keyword = arg && (arg->kwarg_only || (name == "mse_loss" && i == 2));
+    if (keyword) {
+      if (!equals_default(v, *arg)) parts.push_back(arg->name + "=" + value);
+    } else if (i < last) {
+      parts.push_back(value);
+    }
+  }
+  if (method) return operand(ref(n.input(0))) + "." + name + "(" + join(parts) + ")";
+  return callee + "(" + join(parts) + ")";
+}
+
+std::string builtin_or_math(const ir::Node& n, const RefFn& ref) {
+  const std::string name(base_name(n.kind()));
+  std::vector<std::string> args;
+  for (const ir::Value* v : n.inputs()) args.push_back(ref(v));
+  static const std::pair<std::string_view, const char*> kBuiltins[] = {
+      {"aten::Bool", "bool"}, {"aten::Int", "int"}, {"aten::Float", "float"}, {"aten::str", "str"},
+      {"aten::len", "len"},   {"prim::min", "min"}, {"prim::max", "max"}};
+  for (const auto& [kind, py] : kBuiltins) {
+    if (n.kind() == kind) return std::string(py) + "(" + join(args) + ")";
+  }
+  const bool scalar = n.overload() == "float" || n.overload() == "int" || n.overload() == "base";
+  if ((name == "abs" || name == "round") && scalar) return name + "(" + join(args) + ")";
+  if (scalar || name == "fabs" || name == "float_power" || name == "atan2") {
+    static const std::pair<std::string_view, const char*> kMath[] = {
+        {"float_power", "pow"}, {"floor", "floor"}, {"ceil", "ceil"}, {"trunc", "trunc"}};
+    for (const auto& [op, py] : kMath) {
+      if (name == op) return std::string("math.") + py + "(" + join(args) + ")";
+    }
+    if (op_for_function("math." + name) == n.kind()) return "math." + name + "(" + join(args) + ")";
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string python_literal(const IValue& v) {
+  if (v.is_double()) {
+    const double d = v.to_double();
+    if (std::isnan(d)) return "math.nan";
+    if (std::isinf(d)) return d > 0 ? "math.inf" : "-math.inf";
+    return v.repr();
+  }
+  if (v.is_none() || v.is_bool() || v.is_int() || v.is_string()) return v.repr();
+  if (v.is_tuple() || v.is_list()) {
+    std::vector<std::string> items;
+    for (const IValue& item : v.items()) items.push_back(python_literal(item));
+    if (v.is_list()) return "[" + join(items) + "]";
+    return items.size() == 1 ? "(" + items[0] + ",)" : "(" + join(items) + ")";
+  }
+  if (v.is_tensor() && v.to_tensor().defined()) {
+    const Tensor& t = v.to_tensor();
+    int64_t index = 0;
+    return "torch.tensor(" + tensor_data(t, index, 0) + ", dtype=" + dtype_torch_name(t.dtype()) +
+           ")";
+  }
+  throw Error("d2s code: a constant of type " + v.type_name() + " has no Python literal");
+}
+
+std::string node_expression(const ir::Node& n, const RefFn& ref) {
+  const std::string& kind = n.kind();
+  std::vector<std::string> args;
+  for (const ir::Value* v : n.inputs()) args.push_back(ref(v));
+  if (kind == ir::kind::Print) return "print(" + join(args) + ")";
+  if (kind == ir::kind::TupleConstruct) {
+    return args.size() == 1 ? "(" + args[0] + ",)" : "(" + join(args) + ")";
+  }
+  if (kind == ir::kind::ListConstruct) return "[" + join(args) + "]";
+  if (kind == ir::kind::TupleIndex) {
+    const IValue* index = n.attr("index");
+    return operand(args[0]) + "[" + (index ? index->repr() : args.at(1)) + "]";
+  }
+  if (kind == ir::kind::TupleUnpack || kind == ir::kind::ListUnpack) return args.at(0);
+  if (kind == ir::kind::Uninitialized) return "None";
+  if (kind.rfind("grad::", 0) == 0) {
+    throw Error("d2s code: '" + kind + "' is a gradient node of a backward graph (d2s grad); " +
+                    "it has no Python spelling yet",
+                n.range(), "write the forward graph as code and differentiate it in PyTorch");
+  }
+
+  std::string out;
+  const std::string_view name = base_name(kind);
+  if (kind.rfind("aten::", 0) == 0) {
+    const bool default_alpha =
+        n.inputs().size() == 2 || (n.inputs().size() == 3 && (name == "add" || name == "sub") &&
+                                   is_int_constant(n.input(2), 1));
+    if (const char* op = binary_operator(name);
+        op && default_alpha && n.overload() != "Tensor_mode") {
+      return operand(args[0]) + " " + op + " " + operand(args[1]);
+    }
+    if (name == "neg" && args.size() == 1) return "-" + operand(args[0]);
+    if (name == "__not__") return "not " + operand(args[0]);
+    if (name == "bitwise_not" && n.overload() == "int") return "~" + operand(args[0]);
+    if (name == "size") {
+      return operand(args[0]) + ".size(" + (args.size() > 1 ? args[1] : "") + ")";
+    }
+    if (name == "dim" || name == "numel" || name == "item")
+      return operand(args[0]) + "." + std::string(name) + "()";
+    if (name == "numpy_T") return operand(args[0]) + ".T";
+    if (name == "slice") out = subscript(n, ref, true);
+    if (name == "select") out = subscript(n, ref, false);
+    if (name == "format") out = fstring(n, ref);
+    if (out.empty()) out = builtin_or_math(n, ref);
+    if (out.empty()) out = call(n, ref);
+  } else if (kind == "prim::dtype") {
+    return operand(args.at(0)) + ".dtype";
+  } else {
+    out = builtin_or_math(n, ref);
+  }
+  if (out.empty()) {
+    std::string qualified = kind + (n.overload().empty() ? "" : "." + n.overload());
+    throw Error("d2s code: '" + qualified + "' has no spelling in the model language", n.range(),
+                "the code generator writes the ops the language can call (docs/code.md)");
+  }
+  return out;
+}
+
+std::string guard_condition(const ir::Node& guard, const RefFn& ref) {
+  const std::string v = operand(ref(guard.input(0)));
+  const IValue* seen = guard.attr("seen");
+  if (!seen) return v;
+  if (seen->is_bool()) return seen->to_bool() ? v : "not " + v;
+  if (seen->is_list() || seen->is_tuple()) {
+    // A torch.Size does not compare equal to a list: check the length and each size.
+    std::string cond = "len(" + v + ") == " + std::to_string(seen->items().size());
+    for (size_t i = 0; i < seen->items().size(); ++i) {
+      cond += " and " + v + "[" + std::to_string(i) + "] == " + python_literal(seen->items()[i]);
+    }
+    return cond;
+  }
+  if (seen->is_double() && std::isnan(seen->to_double())) return v + " != " + v;
+  return v + " == " + operand(python_literal(*seen));
+}
+
+std::string guard_message(const ir::Node& guard) {
+  const IValue* seen = guard.attr("seen");
+  const IValue* expr = guard.attr("expr");
+  const IValue* what = guard.attr("what");
+  std::string text = "trace guard: '" + (expr && expr->is_string() ? expr->to_string() : "?") +
+                     "' was " + (seen ? seen->repr() : "?") + " when traced";
+  if (what && what->is_string()) text += " (" + what->to_string() + ")";
+  return IValue(text).repr();
+}
+
+}  // namespace d2s::convert::codegen
