@@ -753,6 +753,11 @@ Outs thresholded_relu(I& m, Ins ins) {
 Outs prelu(I& m, Ins ins) {
   V x = in(m, ins, 0), slope = in(m, ins, 1);
   DType d = DType::Float32;
+  auto xs = known_shape(x), ss = known_shape(slope);
+  if (xs && ss && ss->size() == 1 && (*ss)[0] != 1 && xs->size() > 2 && xs->back() != (*ss)[0]) {
+    // Per-channel slopes against dim 1: the broadcasting of PReLU before opset 7.
+    m.unsupported("a per-channel slope broadcast the pre-opset-7 way", "PReLU old broadcasting");
+  }
   V pos = m.op("aten::gt", {x, m.c_float(0)}, DType::Bool);
   return {m.op("aten::where", {pos, x, m.op("aten::mul", {x, slope}, d)}, d)};
 }
