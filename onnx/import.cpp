@@ -95,8 +95,9 @@ std::vector<int64_t> Importer::need_ints(const ir::Value* v, const char* what) c
 }
 
 void Importer::unsupported(const std::string& what, const std::string& key) const {
-  throw Unsupported(range_.path() + ":" + std::to_string(range_.line) + ": node '" + node_->name() +
-                        "' (" + node_->op_type() + "): " + what,
+  std::string node = node_->name().empty() ? "an unnamed node" : "node '" + node_->name() + "'";
+  throw Unsupported(range_.path() + ":" + std::to_string(range_.line) + ": " + node + " (" +
+                        node_->op_type() + "): " + what,
                     key);
 }
 
