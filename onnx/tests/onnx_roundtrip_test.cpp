@@ -56,11 +56,11 @@ TEST(OnnxExport, DataDependentIfBecomesOnnxIfAndBothSidesRunAfterImport) {
   EXPECT_EQ(model.opset_import(0).version(), kMaxOpset);
   EXPECT_TRUE(has_op(model.graph(), "If"));
   Tensor high = Tensor::from_floats({1, 3}, {1, 2, 3});
-  Tensor low = Tensor::from_floats({1, 3}, {0, 0.2f, 3});
+  Tensor low = Tensor::from_floats({1, 3}, {-3, 0, 2.5f});  // mean below 0.5
   Tensor y1 = run_imported(model, {IValue(high)})[0].to_tensor();
   Tensor y2 = run_imported(model, {IValue(low)})[0].to_tensor();
-  EXPECT_FLOAT_EQ(y1.value_at(2), 6);  // the then side: x * 2
-  EXPECT_FLOAT_EQ(y2.value_at(2), 2);  // the else side: relu(x - 1)
+  EXPECT_FLOAT_EQ(y1.value_at(2), 6);    // the then side: x * 2
+  EXPECT_FLOAT_EQ(y2.value_at(2), 1.5);  // the else side: relu(x - 1)
   EXPECT_FLOAT_EQ(y2.value_at(0), 0);
 }
 
