@@ -389,7 +389,7 @@ ImportedModel import_onnx(const onnx::ModelProto& model, const std::string& path
   ir::Graph& graph = *out.graph;
   graph.route = "onnx";
   graph.entry = g.name();
-  Importer imp(graph, options);
+  Importer imp(graph);
   imp.set_lines(std::move(lines), file);
   {
     // ONNX's own shape inference types the intermediate values (ranks and sizes some

@@ -17,7 +17,7 @@ namespace d2s::onnx_io {
 
 class Importer {
  public:
-  Importer(ir::Graph& graph, const ImportOptions& options) : graph_(graph), options_(options) {}
+  explicit Importer(ir::Graph& graph) : graph_(graph) {}
 
   ir::Graph& graph() { return graph_; }
   const onnx::NodeProto& node() const { return *node_; }
@@ -86,7 +86,6 @@ class Importer {
                             const std::vector<ir::Value*>& block_inputs, size_t skip_outputs);
 
   ir::Graph& graph_;
-  const ImportOptions& options_;
   const onnx::NodeProto* node_ = nullptr;
   SourceRange range_;
   std::vector<std::map<std::string, ir::Value*>> scopes_;
