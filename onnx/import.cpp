@@ -3,6 +3,7 @@
 // op becomes is in op_import.cpp.
 #include "onnx/import.h"
 
+#include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <limits>
@@ -395,6 +396,14 @@ ImportedModel import_onnx(const onnx::ModelProto& model, const std::string& path
     // ONNX's own shape inference types the intermediate values (ranks and sizes some
     // mappings need); a model it cannot infer is imported without them.
     onnx::ModelProto inferred = model;
+    // libonnx 1.12's shape inference can crash on a malformed model (fuzz_onnx_import
+    // found one), so it only sees models that pass the checker; others are refused.
+    try {
+      onnx::checker::check_model(model);
+    } catch (const std::exception& e) {
+      throw Error("'" + path + "' is not a valid ONNX model: " + std::string(e.what()),
+                  SourceRange(), "check it with onnx.checker.check_model");
+    }
     try {
       onnx::ShapeInferenceOptions so{false, 0, true};
       onnx::shape_inference::InferShapes(inferred, onnx::OpSchemaRegistry::Instance(), so);

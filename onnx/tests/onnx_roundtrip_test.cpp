@@ -152,21 +152,26 @@ TEST(OnnxImport, AnUnknownOpNamesTheNodeAndItsOpType) {
   model.set_ir_version(8);
   model.add_opset_import()->set_version(17);
   auto* g = model.mutable_graph();
+  g->set_name("g");
   auto* in = g->add_input();
   in->set_name("x");
   in->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  in->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(2);
   auto* n = g->add_node();
-  n->set_op_type("Conv");
-  n->set_name("conv1");
+  n->set_op_type("Hardmax");
+  n->set_name("hm1");
   n->add_input("x");
   n->add_output("y");
-  g->add_output()->set_name("y");
+  auto* out = g->add_output();
+  out->set_name("y");
+  out->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  out->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(2);
   try {
     import_onnx(model, "m.onnx");
     FAIL() << "expected Unsupported";
   } catch (const Unsupported& e) {
-    EXPECT_EQ(e.key, "op Conv");
-    EXPECT_NE(std::string(e.what()).find("'conv1' (Conv)"), std::string::npos) << e.what();
+    EXPECT_EQ(e.key, "op Hardmax");
+    EXPECT_NE(std::string(e.what()).find("'hm1' (Hardmax)"), std::string::npos) << e.what();
   }
 }
 
