@@ -37,7 +37,7 @@ void reject_program_flags(const RenderCmd& o) {
 
 int run_render(const RenderCmd& o) {
   require_readable(o.input);
-  const bool is_graph = is_yaml_path(o.input);
+  const bool is_graph = is_yaml_path(o.input) || is_onnx_path(o.input);
   if (!is_graph && extension_of(o.input) != ".py") {
     throw Error("'" + o.input + "' is neither a graph nor a model program", SourceRange(),
                 "give a .yaml graph (written by d2s parse/trace) or a .py model program");
@@ -53,7 +53,9 @@ int run_render(const RenderCmd& o) {
   }
 
   std::unique_ptr<ir::Graph> graph;
-  if (is_graph) {
+  if (is_onnx_path(o.input)) {
+    graph = load_onnx_graph(o.input, nullptr);
+  } else if (is_graph) {
     graph = ir::load_graph_yaml(o.input);
   } else {
     InputFile inputs;

@@ -82,6 +82,11 @@ std::unique_ptr<ir::Graph> make_graph(const RunCmd& o, bool graph_file, const In
                                       convert::GraphRunOptions& run) {
   if (graph_file) {
     run.weights = weights;
+    if (is_onnx_path(o.input)) {
+      auto g = load_onnx_graph(o.input, &run.parameters);
+      if (!weights.empty()) run.parameters.clear();  // --weights replace the initializers
+      return g;
+    }
     return ir::load_graph_yaml(o.input);
   }
   if (o.mode == "parse") {
@@ -101,10 +106,11 @@ std::unique_ptr<ir::Graph> make_graph(const RunCmd& o, bool graph_file, const In
 
 int run_run(const RunCmd& o) {
   require_readable(o.input);
-  bool graph = is_yaml_path(o.input);
+  bool graph = is_yaml_path(o.input) || is_onnx_path(o.input);
   if (!graph && extension_of(o.input) != ".py") {
     throw Error("'" + o.input + "' is neither a model program nor a graph", SourceRange(),
-                "give a .py model program or a .yaml graph (written by d2s parse/trace)");
+                "give a .py model program, a .yaml graph (written by d2s parse/trace) or an "
+                ".onnx model");
   }
   check_flag_combinations(o, graph);
   if (!o.inputs.empty()) require_readable(o.inputs);

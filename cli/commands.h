@@ -38,6 +38,7 @@ Command setup_diff(CLI::App& app);
 Command setup_render(CLI::App& app);
 Command setup_check(CLI::App& app);
 Command setup_grad(CLI::App& app);
+Command setup_export(CLI::App& app);
 Command setup_code(CLI::App& app);
 
 // ---------------------------------------------------------------------------
@@ -122,6 +123,15 @@ TraceResult trace_model(Program& program, const ProgramFlags& flags,
 // (.svg .png .pdf .dot, drawn as `d2s render` draws it), atomically; no path: the
 // text on stdout.
 void write_graph(const ir::Graph& graph, const std::string& output);
+
+// ---------------------------------------------------------------------------
+// ONNX models as graphs (cli/onnx_graph.cpp).
+
+bool is_onnx_path(const std::string& path);
+// The model imported into the IR; its initializers (the parameters) go to `params`.
+// An unsupported op or type is a d2s::Error (exit 2) naming the node and its op type.
+std::unique_ptr<ir::Graph> load_onnx_graph(const std::string& path,
+                                           std::vector<std::pair<std::string, Tensor>>* params);
 
 // ---------------------------------------------------------------------------
 // Reporting (cli/report_error.cpp). Each prints to stderr and returns the exit code.

@@ -34,7 +34,7 @@ int run_main(int argc, char** argv) {
 
   std::vector<Command> commands = {setup_parse(app), setup_trace(app),  setup_run(app),
                                    setup_diff(app),  setup_render(app), setup_check(app),
-                                   setup_grad(app),  setup_code(app)};
+                                   setup_grad(app),  setup_export(app), setup_code(app)};
 
   // Resource limits every command shares. Each is one process-wide setting
   // (core/tensor.h, core/ir_yaml.h), applied once below before the command runs, so

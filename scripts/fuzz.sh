@@ -14,7 +14,7 @@ seconds="${1:-60}"
 build="$D2S_CLANG_BUILD"
 jobs="${D2S_JOBS:-$(nproc)}"
 parallel="${D2S_FUZZ_PARALLEL:-1}"
-targets="${D2S_FUZZ_TARGETS:-fuzz_parse fuzz_inputs_yaml fuzz_ir_yaml fuzz_pipeline}"
+targets="${D2S_FUZZ_TARGETS:-fuzz_parse fuzz_inputs_yaml fuzz_ir_yaml fuzz_pipeline fuzz_onnx_import}"
 
 d2s_install_packages
 d2s_clang_configure
@@ -36,6 +36,7 @@ fuzz_one() {
   mkdir -p "$corpus" "$artifacts"  # the corpus grows while fuzzing; the seeds stay untouched
   case "$t" in
     fuzz_parse | fuzz_pipeline) dict="$D2S_ROOT/fuzz/python.dict" ;;
+    fuzz_onnx_import) dict="$D2S_ROOT/fuzz/onnx.dict" ;;
     *) dict="$D2S_ROOT/fuzz/yaml.dict" ;;
   esac
   "$build/fuzz/$t" "$corpus" "$D2S_ROOT/fuzz/corpus/$t" -dict="$dict" \

@@ -15,6 +15,7 @@ D2S_PACKAGES=(
   libbenchmark-dev
   python3 python3-torch python3-yaml python3-numpy
   chromium
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata nodejs npm
 )
 
 d2s_missing_packages() {
