@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "convert/grad_graph.h"
 #include "convert/run_graph.h"
 #include "core/file_io.h"
 #include "core/ir_yaml.h"
@@ -60,12 +61,14 @@ void check_lossy(const ir::Graph& graph, bool allow_lossy) {
     const ir::Block* b = todo.back();
     todo.pop_back();
     for (const ir::Node* n : b->nodes()) {
-      // A guard on an input's shape is kept by the file itself: its inputs have that
-      // static shape (or a --dynamic-axes dim), and runtimes refuse other shapes.
+      // A guard on an input's shape or rank is kept by the file itself: its inputs have
+      // that static shape (or a --dynamic-axes dim), and runtimes refuse other shapes.
       const IValue* what = n->attr("what");
       const IValue* expr = n->attr("expr");
       bool input_shape = false;
-      if (what && what->is_string() && what->to_string() == "shape" && expr && expr->is_string()) {
+      const bool of_shape = what && what->is_string() &&
+                            (what->to_string() == "shape" || what->to_string() == "rank");
+      if (of_shape && expr && expr->is_string()) {
         for (const ir::Value* in : graph.inputs()) {
           input_shape = input_shape || in->debug_name() == expr->to_string();
         }
@@ -151,6 +154,7 @@ int run_export(const ExportCmd& o) {
     opts.parameters = runner.parameters();
   }
   check_lossy(*graph, o.allow_lossy);
+  convert::functionalize(*graph);  // ONNX values are immutable: no in-place ops
 
   std::vector<std::string> notes;
   std::string bytes = onnx_io::export_onnx(*graph, opts, &notes);

@@ -218,6 +218,17 @@ std::string call(const ir::Node& n, const RefFn& ref) {
   return callee + "(" + join(parts) + ")";
 }
 
+// `loss.backward()`: the op's gradient, retain_graph and create_graph at their defaults.
+bool backward_is_plain(const ir::Node& n) {
+  const OpDef* def = OpRegistry::builtin().find(n.kind(), n.overload());
+  if (!def) return false;
+  const auto& args = def->schema.arguments;
+  for (size_t i = 1; i < n.inputs().size(); ++i) {
+    if (i >= args.size() || !equals_default(n.input(i), args[i])) return false;
+  }
+  return true;
+}
+
 std::string builtin_or_math(const ir::Node& n, const RefFn& ref) {
   const std::string name(base_name(n.kind()));
   std::vector<std::string> args;
@@ -306,6 +317,7 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
     if (name == "dim" || name == "numel" || name == "item")
       return operand(args[0]) + "." + std::string(name) + "()";
     if (name == "numpy_T") return operand(args[0]) + ".T";
+    if (name == "backward" && backward_is_plain(n)) return operand(args[0]) + ".backward()";
     if (name == "slice") out = subscript(n, ref, true);
     if (name == "select") out = subscript(n, ref, false);
     if (name == "format") out = fstring(n, ref);

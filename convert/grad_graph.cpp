@@ -329,6 +329,31 @@ Node* holder_in(Block* block, Node* n) {
   return n;
 }
 
+// Whether `self` is a loop body's carried value (not its iteration counter) whose
+// initial value nothing reads after the loop: a write to it then only changes what
+// the body carries on, so its functional form is the carried value's new value.
+bool carried_write_is_local(Block* block, Value* self) {
+  Node* loop = block->owning_node();
+  if (!loop || loop->kind() != kind::Loop || self->node() != block->param_node()) return false;
+  size_t slot = 0;
+  while (slot < block->inputs().size() && block->inputs()[slot] != self) ++slot;
+  if (slot == 0 || slot >= block->inputs().size() || slot + 1 >= loop->inputs().size()) {
+    return false;
+  }
+  Value* init = loop->input(slot + 1);
+  Block* outer = loop->owning_block();
+  std::unordered_map<const Node*, size_t> position;
+  size_t i = 0;
+  for (Node* m : outer->nodes()) position[m] = i++;
+  const size_t at = position[loop];
+  for (const ir::Use& u : init->uses()) {
+    if (u.user == loop) continue;
+    Node* h = holder_in(outer, u.user);
+    if (!h || !position.count(h) || position[h] >= at) return false;
+  }
+  return true;
+}
+
 // Makes every in-place write functional, so that the graph can be differentiated as
 // dataflow: `%o = aten::add_(%y, %z)` becomes `%o = aten::add(%y, %z)` and every read of
 // %y after it (in its block, and in the blocks of later nodes) reads %o. A write that
@@ -358,13 +383,15 @@ void remove_mutation(Graph& graph) {
     // value carried out of the loop or branch.
     const bool own = self->node()->kind() != kind::Param && self->node()->owning_block() == block;
     const bool top_input = block == graph.block() && self->node() == block->param_node();
-    if (!own && !top_input && block->owning_node() && block->owning_node()->kind() == kind::Loop) {
+    const bool carried = carried_write_is_local(block, self);
+    if (!own && !top_input && !carried && block->owning_node() &&
+        block->owning_node()->kind() == kind::Loop) {
       throw Error("d2s grad: prim::Loop is not supported yet in a static backward graph",
                   block->owning_node()->range(),
                   "use `d2s run --grad`, which differentiates loops at run time, or a trace "
                   "(its loops are unrolled)");
     }
-    if (!own && !top_input) {
+    if (!own && !top_input && !carried) {
       throw Error(
           "d2s grad: an in-place write inside a branch or loop to a value from outside "
           "it is not supported in a static backward graph",
@@ -418,6 +445,10 @@ void remove_mutation(Graph& graph) {
 }
 
 }  // namespace
+
+void functionalize(ir::Graph& graph) {
+  remove_mutation(graph);
+}
 
 void build_backward_graph(Graph& graph) {
   if (graph.outputs().empty()) {

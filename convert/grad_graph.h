@@ -28,4 +28,11 @@ namespace d2s::convert {
 // without a derivative.
 void build_backward_graph(ir::Graph& graph);
 
+// Makes every in-place write functional, as TorchScript's RemoveMutation does:
+// `%o = aten::add_(%y, %z)` becomes `%o = aten::add(%y, %z)` and later reads of %y read
+// %o. For consumers without in-place ops (the backward graph, ONNX export). Throws
+// d2s::Error at a write it cannot express: into a value of an enclosing block, or into
+// a tensor that a list or tuple also holds.
+void functionalize(ir::Graph& graph);
+
 }  // namespace d2s::convert

@@ -106,7 +106,6 @@ bool own_side_effects(const ir::Node& n, bool check_raise = true) {
   if (!check_raise || n.kind().rfind("prim::", 0) == 0) return false;
   return !cannot_raise(n);
 }
-}
 
 bool sweep(ir::Graph& graph) {
   bool changed = false;

@@ -387,6 +387,10 @@ void Emitter::emit_node(const ir::Node& node) {
     return;
   }
   if (k == ir::kind::Guard) return;  // trace guards: only with --allow-lossy
+  if (k == "aten::backward") {
+    note(node, "backward() is not in the ONNX file (it computes the forward pass only)");
+    return;
+  }
   if (k == "aten::format" || k == "aten::str") {
     // Text for print() only (which is left out); any other use fails at that use.
     bool only_printed = true;
@@ -455,6 +459,13 @@ std::string export_onnx(const ir::Graph& graph, const ExportOptions& options,
         in->type().kind == ir::TypeKind::Str || in->type().kind == ir::TypeKind::None) {
       throw Error("cannot export to ONNX: the input '" + vname + "' is a " + in->type().str(),
                   SourceRange(), "ONNX inputs are tensors; pass tensors, ints, floats or bools");
+    }
+    if (in->type().is_tensor() && !in->type().shape) {
+      // ONNX's checker requires a graph input's rank; a parse without examples has none.
+      throw Error("cannot export to ONNX: the rank of the input '" + vname + "' is not known",
+                  SourceRange(),
+                  "give --inputs IN.yaml: the first set's sizes become the file's input "
+                  "shapes (--dynamic-axes NAME:DIM=LABEL leaves a dimension free)");
     }
     em.set_type(info, in->type(), true);
     if (auto dyn = options.dynamic_axes.find(given); dyn != options.dynamic_axes.end()) {

@@ -40,10 +40,7 @@ KINDS = ("parse", "trace", "reroll")
 # Emitted code the parse route cannot read yet, by (sample, kind): the message `d2s
 # parse` must give (checked, so that the case fails once the language reads it and
 # this entry should go). PyTorch's run of the code is checked as for every case.
-KNOWN_PARSE_LIMITS = {
-    ("tensor_iter", "trace"): "cannot unpack a value of type List[AnyTensor] in the parse route",
-    ("tensor_iter", "reroll"): "cannot unpack a value of type List[AnyTensor] in the parse route",
-}
+KNOWN_PARSE_LIMITS = {}
 STATE_LINE = re.compile(r"^#   (\w+): (\S+)$")
 GUARD_LINE = "# guard, line"
 
