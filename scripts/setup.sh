@@ -18,9 +18,17 @@ D2S_PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata nodejs npm
 )
 
+# Packages a command on PATH stands for: a machine with Node.js from elsewhere (its own
+# npm bundled) has node and npm without Debian's packages, and Debian's npm cannot be
+# installed beside it.
+declare -A D2S_PACKAGE_COMMANDS=([nodejs]=node [npm]=npm)
+
 d2s_missing_packages() {
   local missing=() p
   for p in "${D2S_PACKAGES[@]}"; do
+    if [ -n "${D2S_PACKAGE_COMMANDS[$p]:-}" ] && command -v "${D2S_PACKAGE_COMMANDS[$p]}" >/dev/null; then
+      continue
+    fi
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$p")
     fi
