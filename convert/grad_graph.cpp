@@ -371,7 +371,10 @@ void remove_mutation(Graph& graph) {
       for (Block* inner : n->blocks()) blocks.push_back(inner);
     }
   }
-  for (auto [block, n] : todo) {
+  for (const auto& write : todo) {
+    // Named, not a structured binding: clang 14 lets no lambda capture one.
+    Block* block = write.first;
+    Node* n = write.second;
     const auto [op, overload] = functional_form(*n);
     if (op.empty() || n->inputs().empty()) {
       throw Error("d2s grad: the in-place " + n->kind() + " has no out-of-place form here",
