@@ -297,7 +297,7 @@ LoweredGraph lower_program(std::shared_ptr<const SourceFile> file, const LowerOp
   Lowerer lowerer(g, globals, options, entry.range);
 
   if (entry.kind == EntryInfo::Kind::Module) {
-    lowerer.lower_module_body(module.body);
+    lowerer.lower_script(module);
   } else {
     std::vector<Sugared> args;
     std::shared_ptr<interp::InstanceValue> instance;

@@ -9,6 +9,7 @@
 #include <new>
 
 #include "parse/parser.h"
+#include "parse/script_names.h"
 #include "trace/interp.h"
 #include "trace/interpreter.h"
 #include "trace/native_value.h"
@@ -337,6 +338,25 @@ std::vector<std::pair<std::string, Tensor>> Program::parameters() const {
   return out;
 }
 
+namespace {
+
+// A script's outputs (docs/language.md, "Scripts"): the names its top-level statements
+// assign, in source order, that hold a tensor or a Python number at the end.
+IValue script_outputs(const interp::Interpreter& in, const ast::Module& module) {
+  ValueList values;
+  for (const std::string& name : ast::script_assigned_names(module)) {
+    const IValue* v = in.global(name);
+    if (!v) continue;  // assigned on a path that did not run, or on none yet
+    // A number the trace follows symbolically (from an input's shape) counts as one.
+    const auto* sym = as_obj<SymbolicValue>(*v);
+    const IValue& concrete = sym ? sym->concrete() : *v;
+    if (concrete.is_tensor() || concrete.is_number()) values.push_back(*v);
+  }
+  return IValue::tuple(std::move(values));
+}
+
+}  // namespace
+
 IValue Program::call_entry(const NamedInputs& inputs, const RunOptions& opts) {
   if (!state_->interp) prepare(opts);
   State& st = *state_;
@@ -411,6 +431,7 @@ IValue Program::call_entry(const NamedInputs& inputs, const RunOptions& opts) {
     if (info.kind == EntryInfo::Kind::Module) {
       in.set_global("__name__", IValue(std::string("__main__")));  // run as a script
       in.exec_module();
+      result = script_outputs(in, st.module);
       return;
     }
     result = in.call_value(st.entry_value, {}, std::move(kwargs), info.range);
