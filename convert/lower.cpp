@@ -20,6 +20,10 @@ std::shared_ptr<interp::InstanceValue> build_instance(const ast::Module& module,
                                                       const std::string& class_name,
                                                       const LowerOptions& options,
                                                       const SourceRange& range);
+// lower_buffers.cpp: copies the weights of `m`'s persistent buffers into them;
+// returns the other weights.
+std::map<std::string, Tensor> load_buffer_weights(const interp::InstanceValue& m,
+                                                  const std::map<std::string, Tensor>& weights);
 void collect_module_parameters(const interp::InstanceValue& m, const std::string& prefix,
                                std::vector<std::pair<std::string, Tensor>>* out, int depth = 0);
 
@@ -316,8 +320,12 @@ LoweredGraph lower_program(std::shared_ptr<const SourceFile> file, const LowerOp
       // Parameters follow the arguments, in state_dict order, with their shapes.
       collect_module_parameters(*instance, "", &out.parameters);
       if (!options.weights.empty()) {
-        check_weights(out.parameters, options.weights);
-        for (auto& [name, t] : out.parameters) t = options.weights.at(name);
+        // Buffers are frozen into the graph as constants: their weights are copied into
+        // the instance before lowering; the rest must be its parameters.
+        const std::map<std::string, Tensor> param_weights =
+            load_buffer_weights(*instance, options.weights);
+        check_weights(out.parameters, param_weights);
+        for (auto& [name, t] : out.parameters) t = param_weights.at(name);
       }
       for (const auto& [name, t] : out.parameters) {
         globals.parameters[name] = g.add_input(name, Type::tensor_of(t.dtype(), t.shape()));

@@ -300,6 +300,13 @@ void Program::prepare(const RunOptions& opts) {
   // the parameter keeps its identity.
   std::vector<std::string> names;
   for (const auto& [name, site] : st.params) names.push_back(name);
+  // Persistent buffers (register_buffer) are in a state_dict too: loaded like
+  // parameters, and required like them (py_module_state.cpp).
+  std::vector<std::pair<std::string, Tensor>> buffers;
+  if (auto* inst = as_obj<interp::InstanceValue>(st.entry_value)) {
+    in.collect_buffers(*inst, "", true, &buffers);
+  }
+  for (const auto& [name, t] : buffers) names.push_back(name);
   for (const auto& [name, t] : opts.weights) {
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       std::string near = interp::closest_name(name, names);
@@ -328,6 +335,24 @@ void Program::prepare(const RunOptions& opts) {
                   site.range);
     }
     std::memmove(site.tensor.data<char>(), w.data<char>(),
+                 static_cast<size_t>(w.numel()) * dtype_size(w.dtype()));
+  }
+  for (auto& [name, t] : buffers) {
+    auto it = opts.weights.find(name);
+    if (it == opts.weights.end()) {
+      throw Error(
+          "the weights have no value for buffer '" + name + "'", info.range,
+          "a state_dict holds every persistent buffer; give " + info.name + ": " + join(names));
+    }
+    const Tensor& w = it->second;
+    if (w.shape() != t.shape() || w.dtype() != t.dtype()) {
+      throw Error("buffer '" + name + "' is " + dtype_name(t.dtype()) + " of shape " +
+                      shape_str(t.shape()) + ", but the weights give " + dtype_name(w.dtype()) +
+                      " of shape " + shape_str(w.shape()),
+                  info.range);
+    }
+    Tensor dst = t;
+    std::memmove(dst.data<char>(), w.data<char>(),
                  static_cast<size_t>(w.numel()) * dtype_size(w.dtype()));
   }
 }

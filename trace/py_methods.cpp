@@ -43,6 +43,9 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
       no_keywords("Module.__init__", kwargs, range);
       return IValue();
     }
+    if (inst->is_module && is_module_state_method(name)) {
+      return call_module_state_method(self, *inst, name, std::move(args), std::move(kwargs), range);
+    }
     if (name == "__nn_forward__")
       return forward_nn(*inst, std::move(args), std::move(kwargs), range);
     if (name == "eval" || name == "train") {
