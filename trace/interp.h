@@ -209,6 +209,16 @@ class Interpreter {
                               bool persistent_only,
                               std::vector<std::pair<std::string, Tensor>>* out);
 
+  // --- @dataclass config classes (py_dataclass.cpp)
+  static bool is_dataclass_name(const std::string& qualname);
+  IValue call_dataclass_name(const std::string& qualname, ValueList args, Kwargs kwargs,
+                             const SourceRange& range);
+  // After a class body ran: records its fields when a decorator is dataclasses.dataclass.
+  void apply_dataclass(ClassValue& cls, const ast::ClassDef& s);
+  // The generated __init__ of a dataclass `cls` (false when it is none).
+  bool dataclass_init(const std::shared_ptr<ClassValue>& cls, const IValue& self, ValueList args,
+                      Kwargs kwargs, const SourceRange& range);
+
   // The source text of a range (one line), for hooks and messages.
   static std::string text_of(const SourceRange& range);
   // Guards the C++ stack: a clear error long before it could overflow.

@@ -89,7 +89,7 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
       }
     }
   }
-  if (qualname.rfind("typing.", 0) == 0 || is_nn_class(qualname)) {
+  if (qualname.rfind("typing.", 0) == 0 || is_nn_class(qualname) || is_dataclass_name(qualname)) {
     return obj(std::make_shared<BuiltinValue>(qualname));
   }
   for (const char* f : kOwnFunctions) {
@@ -160,6 +160,8 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     }
     return make_parameter(a[0].to_tensor(), truthy(a[1], range), range);
   }
+  if (is_dataclass_name(q))
+    return call_dataclass_name(q, std::move(args), std::move(kwargs), range);
   if (q == "torch.jit.annotate") {
     // Eager PyTorch returns the value; the type is for the TorchScript compiler.
     ValueList a = bind_args(q, {{"the_type", std::nullopt}, {"the_value", std::nullopt}},
