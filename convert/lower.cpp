@@ -123,7 +123,7 @@ Sugared module_name(const std::string& qualname) {
 bool implemented_module(const std::string& qualname) {
   return qualname == "torch" || qualname == "torch.nn" || qualname == "torch.nn.functional" ||
          qualname == "math" || qualname == "typing" || qualname == "torch.jit" ||
-         qualname == "__future__" || qualname == "dataclasses";
+         qualname == "__future__" || qualname == "dataclasses" || qualname == "copy";
 }
 
 void collect_globals(const ast::Module& module, Globals* g) {

@@ -209,6 +209,11 @@ class Interpreter {
                               bool persistent_only,
                               std::vector<std::pair<std::string, Tensor>>* out);
 
+  // --- copy.deepcopy (py_deepcopy.cpp)
+  static bool is_copy_name(const std::string& qualname);
+  IValue call_copy_name(const std::string& qualname, ValueList args, Kwargs kwargs,
+                        const SourceRange& range);
+
   // --- @dataclass config classes (py_dataclass.cpp)
   static bool is_dataclass_name(const std::string& qualname);
   IValue call_dataclass_name(const std::string& qualname, ValueList args, Kwargs kwargs,

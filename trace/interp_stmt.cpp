@@ -14,7 +14,8 @@ namespace {
 bool importable(const std::string& name) {
   return name == "torch" || name == "torch.nn" || name == "torch.nn.functional" || name == "math" ||
          name == "typing" || name == "torch.jit" || name == "torch.optim" ||
-         name == "torch.optim.lr_scheduler" || name == "torch.nn.utils" || name == "dataclasses";
+         name == "torch.optim.lr_scheduler" || name == "torch.nn.utils" || name == "dataclasses" ||
+         name == "copy";
 }
 
 IValue make_namespace(const std::string& qualname) {

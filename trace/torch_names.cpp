@@ -89,7 +89,8 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
       }
     }
   }
-  if (qualname.rfind("typing.", 0) == 0 || is_nn_class(qualname) || is_dataclass_name(qualname)) {
+  if (qualname.rfind("typing.", 0) == 0 || is_nn_class(qualname) || is_dataclass_name(qualname) ||
+      is_copy_name(qualname)) {
     return obj(std::make_shared<BuiltinValue>(qualname));
   }
   for (const char* f : kOwnFunctions) {
@@ -160,6 +161,7 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     }
     return make_parameter(a[0].to_tensor(), truthy(a[1], range), range);
   }
+  if (is_copy_name(q)) return call_copy_name(q, std::move(args), std::move(kwargs), range);
   if (is_dataclass_name(q))
     return call_dataclass_name(q, std::move(args), std::move(kwargs), range);
   if (q == "torch.jit.annotate") {

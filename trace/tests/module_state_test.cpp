@@ -91,5 +91,16 @@ TEST(ModuleState, ApplyVisitsChildrenBeforeTheirParent) {
   EXPECT_EQ(run_print(src, {{"x", floats({1}, {1})}}), "['ReLU', 'Inner', 'Tanh', 'M']\n");
 }
 
+TEST(ModuleState, DeepcopyCopiesTensorsAndKeepsSharingInsideTheCopy) {
+  const char* src =
+      "import copy\nimport torch\n"
+      "t = torch.ones(2)\na = [t, t]\nb = copy.deepcopy(a)\nb[0].add_(1)\n"
+      "print(a[0], b[1], b[0] is b[1], a[0] is b[0])\n";
+  EXPECT_EQ(run_print(src, {}, with_entry("<module>")),
+            "tensor([1., 1.]) tensor([2., 2.]) True False\n");
+  Error e = run_error("import copy\nx = copy.deepcopy([1], [])\n", {}, with_entry("<module>"));
+  EXPECT_EQ(e.message(), "deepcopy(memo=...) is not supported by d2s");
+}
+
 }  // namespace
 }  // namespace d2s::testing
