@@ -11,6 +11,7 @@
 // path fails its guard (exit 1) unless --no-guards. A .yaml graph is loaded,
 // verified and executed on every set. Graphs run through convert::GraphRunner.
 #include <iostream>
+#include <set>
 
 #include "cli/commands.h"
 #include "convert/compile.h"
@@ -95,13 +96,22 @@ std::unique_ptr<ir::Graph> make_graph(const RunCmd& o, bool graph_file, const In
     return std::move(lowered.graph);
   }
   // trace
-  run.weights = weights;
   Program program = Program::load(o.input);
+  std::unique_ptr<ir::Graph> g;
   if (o.trace_inputs.empty()) {
-    return trace_model(program, o.flags, weights, o.trace, inputs.sets[0], o.inputs).graph;
+    g = trace_model(program, o.flags, weights, o.trace, inputs.sets[0], o.inputs).graph;
+  } else {
+    InputFile t = load_input_sets(o.trace_inputs, o.flags.seed);
+    g = trace_model(program, o.flags, weights, o.trace, t.sets[0], o.trace_inputs).graph;
   }
-  InputFile t = load_input_sets(o.trace_inputs, o.flags.seed);
-  return trace_model(program, o.flags, weights, o.trace, t.sets[0], o.trace_inputs).graph;
+  // The trace was made with the weights loaded (every name checked there): buffers
+  // (register_buffer) are its constants, so the graph runs with the parameters only.
+  std::set<std::string> graph_inputs;
+  for (const ir::Value* in : g->inputs()) graph_inputs.insert(in->debug_name());
+  for (const NamedTensor& w : weights) {
+    if (graph_inputs.count(w.name)) run.weights.push_back(w);
+  }
+  return g;
 }
 
 int run_run(const RunCmd& o) {

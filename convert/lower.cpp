@@ -20,6 +20,10 @@ std::shared_ptr<interp::InstanceValue> build_instance(const ast::Module& module,
                                                       const std::string& class_name,
                                                       const LowerOptions& options,
                                                       const SourceRange& range);
+// lower_buffers.cpp: copies the weights of `m`'s persistent buffers into them;
+// returns the other weights.
+std::map<std::string, Tensor> load_buffer_weights(const interp::InstanceValue& m,
+                                                  const std::map<std::string, Tensor>& weights);
 void collect_module_parameters(const interp::InstanceValue& m, const std::string& prefix,
                                std::vector<std::pair<std::string, Tensor>>* out, int depth = 0);
 
@@ -119,7 +123,7 @@ Sugared module_name(const std::string& qualname) {
 bool implemented_module(const std::string& qualname) {
   return qualname == "torch" || qualname == "torch.nn" || qualname == "torch.nn.functional" ||
          qualname == "math" || qualname == "typing" || qualname == "torch.jit" ||
-         qualname == "__future__";
+         qualname == "__future__" || qualname == "dataclasses" || qualname == "copy";
 }
 
 void collect_globals(const ast::Module& module, Globals* g) {
@@ -297,7 +301,7 @@ LoweredGraph lower_program(std::shared_ptr<const SourceFile> file, const LowerOp
   Lowerer lowerer(g, globals, options, entry.range);
 
   if (entry.kind == EntryInfo::Kind::Module) {
-    lowerer.lower_module_body(module.body);
+    lowerer.lower_script(module);
   } else {
     std::vector<Sugared> args;
     std::shared_ptr<interp::InstanceValue> instance;
@@ -316,8 +320,12 @@ LoweredGraph lower_program(std::shared_ptr<const SourceFile> file, const LowerOp
       // Parameters follow the arguments, in state_dict order, with their shapes.
       collect_module_parameters(*instance, "", &out.parameters);
       if (!options.weights.empty()) {
-        check_weights(out.parameters, options.weights);
-        for (auto& [name, t] : out.parameters) t = options.weights.at(name);
+        // Buffers are frozen into the graph as constants: their weights are copied into
+        // the instance before lowering; the rest must be its parameters.
+        const std::map<std::string, Tensor> param_weights =
+            load_buffer_weights(*instance, options.weights);
+        check_weights(out.parameters, param_weights);
+        for (auto& [name, t] : out.parameters) t = param_weights.at(name);
       }
       for (const auto& [name, t] : out.parameters) {
         globals.parameters[name] = g.add_input(name, Type::tensor_of(t.dtype(), t.shape()));

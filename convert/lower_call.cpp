@@ -158,6 +158,11 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
            range);
     }
   };
+  if (q == "torch.jit.annotate") {
+    // The value itself: the parse route types it from what it holds.
+    expect_args(2, 2);
+    return args.positional[1].value;
+  }
   if (q == "print") {
     for (const auto& [name, a] : args.keywords) {
       fail("print(" + name + "=...) is not supported by the parse route", a.range,

@@ -24,6 +24,9 @@ size_t normalize_index(int64_t i, size_t n, const SourceRange& range, const Lowe
 
 Sugared Lowerer::emit_subscript(const ast::Subscript& e) {
   Sugared base = emit_sugared(*e.value);
+  // A typing generic as a value (`torch.jit.annotate(List[Tensor], [])`): the type
+  // itself, which the parse route needs no more of.
+  if (base.kind == Sugared::Kind::Builtin && base.name.rfind("typing.", 0) == 0) return base;
   if (base.kind == Sugared::Kind::Module) {
     std::vector<Sugared> children = module_children(base, e.value->range);
     if (e.indices.size() != 1 || e.indices[0]->kind == ast::ExprKind::Slice) {

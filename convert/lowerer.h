@@ -81,6 +81,10 @@ class Lowerer {
                          std::vector<Sugared> args, const SourceRange& call_range);
   // Lowers top-level statements (the `<module>` entry).
   void lower_module_body(const ast::Body& body);
+  // Lowers a script (the `<module>` entry): its top-level statements, then its outputs,
+  // the names ast::script_assigned_names lists that hold a tensor or a number at the
+  // end (convert/lower_script.cpp).
+  void lower_script(const ast::Module& module);
 
   // ----------------------------------------------------------- statements
   void lower_body(const ast::Body& body);

@@ -207,7 +207,7 @@ TEST_F(Cli, RunScriptWithoutInputs) {
   file("s.py", "import torch\nx = torch.ones(2)\nprint(x.sum().item())\n");
   RunResult r = d2s({"run", "s.py"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out, "2.0\noutputs: []\n");
+  EXPECT_EQ(r.out, "2.0\noutputs:\n  - {shape: [2], dtype: float32, data: [1.0, 1.0]}\n");
 }
 
 TEST_F(Cli, RunModuleDumpWeightsThenReload) {

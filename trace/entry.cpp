@@ -9,6 +9,7 @@
 #include <new>
 
 #include "parse/parser.h"
+#include "parse/script_names.h"
 #include "trace/interp.h"
 #include "trace/interpreter.h"
 #include "trace/native_value.h"
@@ -299,6 +300,13 @@ void Program::prepare(const RunOptions& opts) {
   // the parameter keeps its identity.
   std::vector<std::string> names;
   for (const auto& [name, site] : st.params) names.push_back(name);
+  // Persistent buffers (register_buffer) are in a state_dict too: loaded like
+  // parameters, and required like them (py_module_state.cpp).
+  std::vector<std::pair<std::string, Tensor>> buffers;
+  if (auto* inst = as_obj<interp::InstanceValue>(st.entry_value)) {
+    in.collect_buffers(*inst, "", true, &buffers);
+  }
+  for (const auto& [name, t] : buffers) names.push_back(name);
   for (const auto& [name, t] : opts.weights) {
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       std::string near = interp::closest_name(name, names);
@@ -329,6 +337,24 @@ void Program::prepare(const RunOptions& opts) {
     std::memmove(site.tensor.data<char>(), w.data<char>(),
                  static_cast<size_t>(w.numel()) * dtype_size(w.dtype()));
   }
+  for (auto& [name, t] : buffers) {
+    auto it = opts.weights.find(name);
+    if (it == opts.weights.end()) {
+      throw Error(
+          "the weights have no value for buffer '" + name + "'", info.range,
+          "a state_dict holds every persistent buffer; give " + info.name + ": " + join(names));
+    }
+    const Tensor& w = it->second;
+    if (w.shape() != t.shape() || w.dtype() != t.dtype()) {
+      throw Error("buffer '" + name + "' is " + dtype_name(t.dtype()) + " of shape " +
+                      shape_str(t.shape()) + ", but the weights give " + dtype_name(w.dtype()) +
+                      " of shape " + shape_str(w.shape()),
+                  info.range);
+    }
+    Tensor dst = t;
+    std::memmove(dst.data<char>(), w.data<char>(),
+                 static_cast<size_t>(w.numel()) * dtype_size(w.dtype()));
+  }
 }
 
 std::vector<std::pair<std::string, Tensor>> Program::parameters() const {
@@ -336,6 +362,25 @@ std::vector<std::pair<std::string, Tensor>> Program::parameters() const {
   for (const auto& [name, site] : state_->params) out.emplace_back(name, site.tensor);
   return out;
 }
+
+namespace {
+
+// A script's outputs (docs/language.md, "Scripts"): the names its top-level statements
+// assign, in source order, that hold a tensor or a Python number at the end.
+IValue script_outputs(const interp::Interpreter& in, const ast::Module& module) {
+  ValueList values;
+  for (const std::string& name : ast::script_assigned_names(module)) {
+    const IValue* v = in.global(name);
+    if (!v) continue;  // assigned on a path that did not run, or on none yet
+    // A number the trace follows symbolically (from an input's shape) counts as one.
+    const auto* sym = as_obj<SymbolicValue>(*v);
+    const IValue& concrete = sym ? sym->concrete() : *v;
+    if (concrete.is_tensor() || concrete.is_number()) values.push_back(*v);
+  }
+  return IValue::tuple(std::move(values));
+}
+
+}  // namespace
 
 IValue Program::call_entry(const NamedInputs& inputs, const RunOptions& opts) {
   if (!state_->interp) prepare(opts);
@@ -411,6 +456,7 @@ IValue Program::call_entry(const NamedInputs& inputs, const RunOptions& opts) {
     if (info.kind == EntryInfo::Kind::Module) {
       in.set_global("__name__", IValue(std::string("__main__")));  // run as a script
       in.exec_module();
+      result = script_outputs(in, st.module);
       return;
     }
     result = in.call_value(st.entry_value, {}, std::move(kwargs), info.range);

@@ -196,6 +196,34 @@ class Interpreter {
   void collect_parameters(const InstanceValue& m, const std::string& prefix,
                           std::vector<std::pair<std::string, ParamSite>>* out) const;
 
+  // --- module state and structure (py_module_state.cpp): register_buffer,
+  // register_parameter, buffers(), named_buffers(), modules(), named_modules(),
+  // children(), named_children(), apply(fn).
+  static bool is_module_state_method(const std::string& name);
+  IValue call_module_state_method(const IValue& self, InstanceValue& inst, const std::string& name,
+                                  ValueList args, Kwargs kwargs, const SourceRange& range);
+  // The buffers of `m` and its submodules as state_dict names them (own buffers in
+  // registration order, then each child's); None buffers are left out, and with
+  // `persistent_only` those registered with persistent=False.
+  static void collect_buffers(const InstanceValue& m, const std::string& prefix,
+                              bool persistent_only,
+                              std::vector<std::pair<std::string, Tensor>>* out);
+
+  // --- copy.deepcopy (py_deepcopy.cpp)
+  static bool is_copy_name(const std::string& qualname);
+  IValue call_copy_name(const std::string& qualname, ValueList args, Kwargs kwargs,
+                        const SourceRange& range);
+
+  // --- @dataclass config classes (py_dataclass.cpp)
+  static bool is_dataclass_name(const std::string& qualname);
+  IValue call_dataclass_name(const std::string& qualname, ValueList args, Kwargs kwargs,
+                             const SourceRange& range);
+  // After a class body ran: records its fields when a decorator is dataclasses.dataclass.
+  void apply_dataclass(ClassValue& cls, const ast::ClassDef& s);
+  // The generated __init__ of a dataclass `cls` (false when it is none).
+  bool dataclass_init(const std::shared_ptr<ClassValue>& cls, const IValue& self, ValueList args,
+                      Kwargs kwargs, const SourceRange& range);
+
   // The source text of a range (one line), for hooks and messages.
   static std::string text_of(const SourceRange& range);
   // Guards the C++ stack: a clear error long before it could overflow.

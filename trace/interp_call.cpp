@@ -360,6 +360,8 @@ IValue Interpreter::instantiate(const std::shared_ptr<ClassValue>& cls, ValueLis
     if (!r.is_none()) {
       fail("TypeError: __init__() should return None, not '" + py_type_name(r) + "'", range);
     }
+  } else if (dataclass_init(cls, self, args, kwargs, range)) {
+    // a @dataclass: its generated __init__ ran
   } else if (!args.empty() || !kwargs.empty()) {
     fail("TypeError: " + cls->name + "() takes no arguments", range);
   }

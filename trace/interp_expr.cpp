@@ -293,7 +293,7 @@ IValue Interpreter::getattr_instance(const IValue& o, InstanceValue& inst, const
   if (inst.is_module &&
       (attr == "eval" || attr == "train" || attr == "parameters" || attr == "named_parameters" ||
        attr == "zero_grad" || (attr == "forward" && inst.nn != NnKind::None) ||
-       (attr == "append" && inst.nn == NnKind::ModuleList))) {
+       (attr == "append" && inst.nn == NnKind::ModuleList) || is_module_state_method(attr))) {
     return obj(std::make_shared<BuiltinMethodValue>(o, attr));
   }
   std::vector<std::string> names = inst.attr_names();

@@ -43,6 +43,9 @@ std::vector<int64_t> slice_positions(int64_t n, std::optional<int64_t> start,
 
 IValue Interpreter::subscript(const IValue& o, const ValueList& index, const ast::Subscript& e) {
   if (o.is_tensor()) return index_tensor(o, index, e);
+  // A typing generic used as a value (`torch.jit.annotate(List[Tensor], [])`): eager
+  // Python makes an alias of it that nothing here looks into.
+  if (auto* b = as_obj<BuiltinValue>(o); b && b->qualname.rfind("typing.", 0) == 0) return o;
   const ValueList* items = seq_items(o);
   auto* range_obj = as_obj<RangeValue>(o);
   if (items || o.is_string() || range_obj) {

@@ -14,7 +14,8 @@ namespace {
 bool importable(const std::string& name) {
   return name == "torch" || name == "torch.nn" || name == "torch.nn.functional" || name == "math" ||
          name == "typing" || name == "torch.jit" || name == "torch.optim" ||
-         name == "torch.optim.lr_scheduler" || name == "torch.nn.utils";
+         name == "torch.optim.lr_scheduler" || name == "torch.nn.utils" || name == "dataclasses" ||
+         name == "copy";
 }
 
 IValue make_namespace(const std::string& qualname) {
@@ -437,6 +438,7 @@ void Interpreter::exec_class(const ast::ClassDef& s) {
     throw;
   }
   frames_.pop_back();
+  apply_dataclass(*cls, s);
   store_name(s.name, IValue(std::static_pointer_cast<Object>(cls)));
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <unordered_set>
 
 #include "core/autograd.h"
 #include "trace/interp.h"
@@ -43,6 +44,9 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
       no_keywords("Module.__init__", kwargs, range);
       return IValue();
     }
+    if (inst->is_module && is_module_state_method(name)) {
+      return call_module_state_method(self, *inst, name, std::move(args), std::move(kwargs), range);
+    }
     if (name == "__nn_forward__")
       return forward_nn(*inst, std::move(args), std::move(kwargs), range);
     if (name == "eval" || name == "train") {
@@ -58,7 +62,10 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
       std::vector<std::pair<std::string, ParamSite>> params;
       collect_parameters(*inst, "", &params);
       ValueList out;
-      for (auto& [n, p] : params) out.push_back(IValue(p.tensor));
+      std::unordered_set<const void*> seen;  // a tied tensor once, as PyTorch's memo does
+      for (auto& [n, p] : params) {
+        if (seen.insert(p.tensor.impl()).second) out.push_back(IValue(p.tensor));
+      }
       return IValue::list(std::move(out));
     }
     if (name == "zero_grad") {
@@ -90,8 +97,10 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
       const bool recurse = truthy(a[1], range);
       const std::string prefix = a[0].to_string().empty() ? "" : a[0].to_string() + ".";
       ValueList out;
+      std::unordered_set<const void*> seen;  // a tied tensor under its first name only
       for (auto& [n, p] : params) {
         if (!recurse && n.find('.') != std::string::npos) continue;
+        if (!seen.insert(p.tensor.impl()).second) continue;
         out.push_back(IValue::tuple({IValue(prefix + n), IValue(p.tensor)}));
       }
       return IValue::list(std::move(out));

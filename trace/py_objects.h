@@ -160,7 +160,11 @@ class InstanceValue : public Object {
 
   std::vector<std::string> params;    // attribute names holding parameters
   std::vector<std::string> children;  // attribute names holding submodules
-  std::vector<std::string> order;     // every attribute, in assignment order
+  // register_buffer's names, in registration order (py_module_state.cpp); those
+  // registered with persistent=False are also in non_persistent (not in state_dict).
+  std::vector<std::string> buffers;
+  std::vector<std::string> non_persistent;
+  std::vector<std::string> order;  // every attribute, in assignment order
   std::unordered_map<std::string, IValue> values;
 };
 

@@ -22,7 +22,7 @@ const char* const kNnClasses[] = {"Linear",    "ReLU",    "Tanh",       "Sigmoid
 // Callables d2s handles itself (not through op_for_function).
 const char* const kOwnFunctions[] = {"torch.range",     "torch.manual_seed", "torch.nn.Parameter",
                                      "torch.is_tensor", "torch.jit.script",  "torch.compile",
-                                     "torch.nn.Module", "torch.Tensor"};
+                                     "torch.nn.Module", "torch.Tensor",      "torch.jit.annotate"};
 
 // math functions on Python numbers, used when the registry maps no op to them.
 const std::map<std::string, double (*)(double)>& math_functions() {
@@ -61,6 +61,11 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
       is_training_namespace(qualname)) {
     return obj(std::make_shared<NamespaceValue>(qualname));
   }
+  // TorchScript's eager-mode spellings : ScriptModule is an
+  // nn.Module when run eagerly, as PyTorch runs it.
+  if (qualname == "torch.jit.ScriptModule") {
+    return resolve_qualified("torch.nn.Module", written, range);
+  }
   static const std::map<std::string, double> kConstants = {
       {"math.pi", M_PI},      {"math.e", M_E},         {"math.tau", 2 * M_PI},
       {"math.inf", INFINITY}, {"math.nan", NAN},       {"torch.pi", M_PI},
@@ -84,7 +89,8 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
       }
     }
   }
-  if (qualname.rfind("typing.", 0) == 0 || is_nn_class(qualname)) {
+  if (qualname.rfind("typing.", 0) == 0 || is_nn_class(qualname) || is_dataclass_name(qualname) ||
+      is_copy_name(qualname)) {
     return obj(std::make_shared<BuiltinValue>(qualname));
   }
   for (const char* f : kOwnFunctions) {
@@ -154,6 +160,15 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
            site && !site->args.empty() ? site->args[0]->range : range);
     }
     return make_parameter(a[0].to_tensor(), truthy(a[1], range), range);
+  }
+  if (is_copy_name(q)) return call_copy_name(q, std::move(args), std::move(kwargs), range);
+  if (is_dataclass_name(q))
+    return call_dataclass_name(q, std::move(args), std::move(kwargs), range);
+  if (q == "torch.jit.annotate") {
+    // Eager PyTorch returns the value; the type is for the TorchScript compiler.
+    ValueList a = bind_args(q, {{"the_type", std::nullopt}, {"the_value", std::nullopt}},
+                            std::move(args), std::move(kwargs), range);
+    return a[1];
   }
   if (q == "torch.is_tensor") {
     ValueList a = bind_args(q, {{"obj", std::nullopt}}, std::move(args), std::move(kwargs), range);

@@ -171,10 +171,62 @@ def import_sample(path):
     return module
 
 
+def script_assigned_names(tree):
+    """The names a script's straight-line top-level statements assign (also inside a
+    top-level `with`; not those assigned only inside an if, for or while), in the order
+    they first appear as a target in the source (parse/script_names.h's rule)."""
+    names = []
+
+    def add(target):
+        if isinstance(target, ast.Name):
+            if target.id not in names:
+                names.append(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for t in target.elts:
+                add(t)
+        elif isinstance(target, ast.Starred):
+            add(target.value)
+
+    def visit(body):
+        for s in body:
+            if isinstance(s, ast.Assign):
+                for t in s.targets:
+                    add(t)
+            elif isinstance(s, ast.AugAssign):
+                add(s.target)
+            elif isinstance(s, ast.AnnAssign):
+                if s.value is not None:
+                    add(s.target)
+            elif isinstance(s, ast.With):
+                for item in s.items:
+                    if item.optional_vars is not None:
+                        add(item.optional_vars)
+                visit(s.body)
+
+    visit(tree.body)
+    return names
+
+
+def run_script(path):
+    """Runs a script (the <module> entry) as `python path` would: its outputs are the
+    values of the names it assigns that hold a tensor or a Python number at the end
+    (docs/language.md, "Scripts"), as a tuple."""
+    import runpy
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    scope = runpy.run_path(path, run_name="__main__")
+    values = []
+    for name in script_assigned_names(tree):
+        v = scope.get(name)
+        if name in scope and isinstance(v, (torch.Tensor, bool, int, float)):
+            values.append(v)
+    return tuple(values)
+
+
 def run_torch(path, inputs, set_index, seed):
     """Runs the sample's entry under PyTorch: (result, stdout, state_dict or None)."""
     kind, name = entry_of(path)
-    module = import_sample(path)
+    module = import_sample(path) if kind != "module" else None  # a script runs once, below
     args = {k: make_value(v, k, set_index, seed) for k, v in inputs.items()}
     state = None
     out = io.StringIO()
@@ -184,6 +236,10 @@ def run_torch(path, inputs, set_index, seed):
             model = getattr(module, name)()
             state = {k: v.detach().clone() for k, v in model.state_dict().items()}
             result = model(**args)
+        elif kind == "module":
+            if args:
+                raise Mismatch("a script (<module>) takes no inputs")
+            result = run_script(path)
         else:
             result = getattr(module, name)(**args)
     return result, out.getvalue(), state

@@ -115,9 +115,17 @@ TEST(Entry, ClassEntryRunsForwardAndNeedsOne) {
   EXPECT_EQ(e.range().line, 2);
 }
 
-TEST(Entry, ModuleEntryReturnsNothing) {
-  IValue v = run_value("x = 1\ny = x + 1\n");
-  EXPECT_TRUE(v.is_none());
+TEST(Entry, ModuleEntryReturnsTheNumbersAndTensorsItAssigns) {
+  // Source order of first assignment; `s` (a str) and `i` (assigned only by the loop)
+  // are not outputs, `x`'s value is its last.
+  IValue v = run_value(
+      "import torch\nx = 1\ny = x + 1\ns = 'a'\nfor i in range(2):\n    x = x + 10\n"
+      "t = torch.ones(1)\n");
+  EXPECT_EQ(v.repr(), "(21, 2, tensor([1.]))");
+}
+
+TEST(Entry, ModuleEntryWithoutAssignmentsReturnsAnEmptyTuple) {
+  EXPECT_EQ(run_value("print(1)\n").repr(), "()");
 }
 
 TEST(Entry, ReturnsTorchSizeAsATuple) {
