@@ -1,6 +1,6 @@
-# Lambdas stored in attributes and passed as arguments, nested functions closing over
-# their enclosing function's names (read when they run), functions as values
-# (`loss_func = F.mse_loss`), and defaults naming module-level constants.
+# A closure factory (a nested function returned from its defining call, reading that
+# call's variables later), sorted(key=lambda ...), lambdas in attributes and as
+# arguments: eager and trace (the parse route cannot return a function from an inlined call).
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
