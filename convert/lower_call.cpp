@@ -34,6 +34,10 @@ CallArgs Lowerer::emit_args(const ast::Call& call) {
     args.positional.push_back(CallArg{emit_sugared(*a), a->range, a.get()});
   }
   for (const ast::Keyword& kw : call.keywords) {
+    if (kw.name.empty()) {
+      fail("'**' in a call is not supported by the parse route (it has no dict values yet)",
+           kw.range, "eager and trace modes run it (d2s run --mode eager, or --mode trace)");
+    }
     for (const auto& [name, v] : args.keywords) {
       if (name == kw.name) fail("SyntaxError: keyword argument repeated: " + kw.name, kw.range);
     }
@@ -65,7 +69,7 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
     case Sugared::Kind::Builtin:
       return call_builtin(callee.name, args, range);
     case Sugared::Kind::Function:
-      return call_user_function(*callee.fn, callee.name, std::nullopt, args, range);
+      return call_user_function(*callee.fn, callee.name, std::nullopt, args, range, callee.closure);
     case Sugared::Kind::Module:
       return call_module(callee, args, range);
     case Sugared::Kind::Method:
@@ -92,8 +96,10 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
 
 Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::string& qualname,
                                     std::optional<Sugared> self, CallArgs& args,
-                                    const SourceRange& range) {
-  // Python's binding of arguments to parameters; then the body is inlined.
+                                    const SourceRange& range, int closure) {
+  // Python's binding of arguments to parameters; then the body is inlined. `*args`
+  // becomes a tuple (its length is known here); keyword-only parameters take only
+  // keywords; `**kwargs` takes no extra keywords in the parse route (no dict values).
   const size_t n = fn.params.size();
   const size_t first = self ? 1 : 0;
   std::vector<std::optional<Sugared>> bound(n);
@@ -101,17 +107,39 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
     if (n == 0) fail("TypeError: " + qualname + "() takes no arguments, not even self", range);
     bound[0] = *self;
   }
-  if (args.positional.size() > n - first) {
-    fail("TypeError: " + qualname + "() takes " + std::to_string(n - first) +
+  size_t positional_params = 0;
+  size_t varargs = n, varkw = n;
+  for (size_t i = first; i < n; ++i) {
+    if (fn.params[i].kind == ast::ParamKind::Normal) ++positional_params;
+    if (fn.params[i].kind == ast::ParamKind::VarArgs) varargs = i;
+    if (fn.params[i].kind == ast::ParamKind::VarKw) varkw = i;
+  }
+  if (args.positional.size() > positional_params && varargs == n) {
+    fail("TypeError: " + qualname + "() takes " + std::to_string(positional_params) +
              " positional argument(s) but " + std::to_string(args.positional.size()) +
              " were given",
          range);
   }
-  for (size_t i = 0; i < args.positional.size(); ++i) bound[first + i] = args.positional[i].value;
+  std::vector<ir::Value*> extra;
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    if (i < positional_params) {
+      bound[first + i] = args.positional[i].value;
+    } else {
+      extra.push_back(as_value(args.positional[i].value, args.positional[i].range));
+    }
+  }
+  if (varargs < n) bound[varargs] = Sugared::of(make_tuple(extra, range));
   for (auto& [name, arg] : args.keywords) {
     size_t i = first;
-    while (i < n && fn.params[i].name != name) ++i;
+    while (i < n && !(fn.params[i].name == name && (fn.params[i].kind == ast::ParamKind::Normal ||
+                                                    fn.params[i].kind == ast::ParamKind::KwOnly)))
+      ++i;
     if (i == n) {
+      if (varkw < n) {
+        fail("keyword arguments gathered by '**" + fn.params[varkw].name +
+                 "' are not supported by the parse route (it has no dict values yet)",
+             arg.range, "eager and trace modes run it (d2s run --mode eager, or --mode trace)");
+      }
       fail("TypeError: " + qualname + "() got an unexpected keyword argument '" + name + "'",
            arg.range);
     }
@@ -123,6 +151,10 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
   }
   std::vector<Sugared> values;
   for (size_t i = 0; i < n; ++i) {
+    if (i == varkw) {
+      values.push_back(Sugared::of(constant(IValue(), range)));  // poisoned in the body below
+      continue;
+    }
     if (!bound[i]) {
       if (!fn.params[i].default_value) {
         fail("TypeError: " + qualname + "() missing required argument: '" + fn.params[i].name + "'",
@@ -136,12 +168,13 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
     }
     values.push_back(*bound[i]);
   }
-  return lower_function(fn, qualname, std::move(values), range);
+  return lower_function(fn, qualname, std::move(values), range, closure);
 }
 
 // ----------------------------------------------------------------- builtins
 
 Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const SourceRange& range) {
+  if (std::optional<Sugared> r = call_iter_builtin(q, args, range)) return *r;
   auto value_args = [&]() {
     std::vector<ir::Value*> vs;
     for (const CallArg& a : args.positional) vs.push_back(as_value(a.value, a.range));

@@ -56,6 +56,9 @@ struct Sugared {
   const ast::FunctionDef* fn = nullptr;
   const ast::ClassDef* cls = nullptr;
   std::shared_ptr<ModuleRef> module;
+  // A nested def or lambda (kind Function): the serial of the inlined call that
+  // defined it, whose variables it reads; -1 for a top-level function.
+  int closure = -1;
 
   static Sugared of(ir::Value* v) {
     Sugared s;

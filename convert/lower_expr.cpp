@@ -91,6 +91,17 @@ Sugared Lowerer::emit_sugared(const ast::Expr& e) {
     case ast::ExprKind::Starred:
       fail("SyntaxError: can't use starred expression here", e.range,
            "d2s spreads `*x` in the positional arguments of a call only");
+    case ast::ExprKind::Lambda:
+      return make_closure(*e.as<ast::Lambda>().def, "<lambda>");
+    case ast::ExprKind::Comp:
+      return emit_comp(e.as<ast::Comp>());
+    case ast::ExprKind::Dict:
+    case ast::ExprKind::Set:
+      fail(std::string(e.kind == ast::ExprKind::Dict ? "a dict" : "a set") +
+               " is not supported by the parse route (it has no dict or set values yet)",
+           e.range, "eager and trace modes run it (d2s run --mode eager, or --mode trace)");
+    case ast::ExprKind::Ellipsis:
+      fail("'...' is only supported in a tensor subscript by the parse route", e.range);
     case ast::ExprKind::Int:
       return Sugared::of(constant(IValue(e.as<ast::IntLit>().value), e.range));
     case ast::ExprKind::Float:
@@ -131,8 +142,18 @@ Sugared Lowerer::emit_sugared(const ast::Expr& e) {
       // ...)`); a chain needs Python's `and` between its links, so it is a bool.
       const auto& c = e.as<ast::Compare>();
       if (c.ops.size() == 1) {
-        ir::Value* lhs = emit_expr(*c.left);
-        ir::Value* rhs = emit_expr(*c.comparators[0]);
+        Sugared ls = emit_sugared(*c.left);
+        Sugared rs = emit_sugared(*c.comparators[0]);
+        const bool is_op = c.ops[0] == ast::CmpOpKind::Is || c.ops[0] == ast::CmpOpKind::IsNot;
+        if (is_op && (!ls.is_value() || !rs.is_value())) {
+          // `self.fc is not None`, `self.act is self.act`: identity of conversion-time
+          // objects, decided now.
+          bool same = ls.same_as(rs);
+          return Sugared::of(bool_const(c.ops[0] == ast::CmpOpKind::Is ? same : !same));
+        }
+        if (std::optional<Sugared> r = emit_in(c.ops[0], ls, rs, e.range)) return *r;
+        ir::Value* lhs = as_value(ls, c.left->range);
+        ir::Value* rhs = as_value(rs, c.comparators[0]->range);
         return Sugared::of(emit_compare(c.ops[0], lhs, rhs, e.range));
       }
       return Sugared::of(emit_condition(e));

@@ -127,6 +127,16 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
           ModuleRef{std::static_pointer_cast<InstanceValue>(v->to_object()), ref.qualify(attr)});
       return s;
     }
+    // A function, lambda or builtin kept in an attribute (`self.act = lambda t: ...`,
+    // `self.loss_func = F.mse_loss`): called as the parse route calls it by name.
+    if (auto* f = interp::as_obj<interp::FunctionValue>(*v); f && f->def) {
+      Sugared s = Sugared::of_kind(Sugared::Kind::Function, f->qualname);
+      s.fn = f->def;
+      return s;
+    }
+    if (auto* b = interp::as_obj<interp::BuiltinValue>(*v)) {
+      return Sugared::of_kind(Sugared::Kind::Builtin, b->qualname);
+    }
     if (v->is_object()) {
       fail("the attribute '" + attr + "' of '" + inst.type + "' (a " + v->type_name() +
                ") cannot be used by the parse route",

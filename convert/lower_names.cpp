@@ -17,10 +17,10 @@ namespace {
 
 // Builtins the model language knows (the unsupported ones fail when called, with a
 // message naming them, rather than as unknown names).
-const char* const kBuiltins[] = {"print",   "range",   "len",   "int",   "float",     "bool",
-                                 "min",     "max",     "abs",   "round", "sum",       "isinstance",
-                                 "super",   "list",    "tuple", "str",   "enumerate", "zip",
-                                 "getattr", "hasattr", "type",  "dict",  "any",       "all"};
+const char* const kBuiltins[] = {
+    "print",   "range",   "len",        "int",   "float", "bool",  "min",     "max",       "abs",
+    "round",   "sum",     "isinstance", "super", "list",  "tuple", "str",     "enumerate", "zip",
+    "getattr", "hasattr", "type",       "dict",  "any",   "all",   "reversed"};
 
 bool is_builtin(const std::string& name) {
   for (const char* b : kBuiltins) {
@@ -74,6 +74,10 @@ Sugared Lowerer::lookup_name(const std::string& name, const SourceRange& range) 
       if (b->is_poisoned()) fail(b->poison, range, b->poison_hint);
       return b->value;
     }
+  }
+  if (const Binding* b = closure_binding(name)) {
+    if (b->is_poisoned()) fail(b->poison, range, b->poison_hint);
+    return b->value;
   }
   if (auto it = globals_.constants.find(name); it != globals_.constants.end()) {
     return Sugared::of(constant(it->second, range));

@@ -102,12 +102,25 @@ void Lowerer::lower_stmt(const ast::Stmt& s, GuardScope& guards) {
     case ast::StmtKind::Assert:
       return lower_assert(s.as<ast::Assert>());
     case ast::StmtKind::FunctionDef:
-    case ast::StmtKind::ClassDef:
-      // At the top level they are globals (collected before lowering).
+      // At the top level functions are globals (collected before lowering); inside a
+      // function, a nested function inlined where it is called.
       if (frames_.empty()) return;
-      fail(std::string(s.kind == ast::StmtKind::FunctionDef ? "a function" : "a class") +
-               " defined inside a function is not supported by the parse route",
-           s.range, "define it at the top level of the file");
+      env_->set(
+          s.as<ast::FunctionDef>().name,
+          Binding{make_closure(s.as<ast::FunctionDef>(), s.as<ast::FunctionDef>().name), {}, {}});
+      return;
+    case ast::StmtKind::ClassDef:
+      if (frames_.empty()) return;
+      fail("a class defined inside a function is not supported by the parse route", s.range,
+           "define it at the top level of the file");
+    case ast::StmtKind::Raise:
+      return lower_raise(s.as<ast::Raise>());
+    case ast::StmtKind::Try:
+      return lower_try(s.as<ast::Try>());
+    case ast::StmtKind::Delete:
+      return lower_delete(s.as<ast::Delete>());
+    case ast::StmtKind::Global:
+      return;  // globals are read-only constants in the parse route
     case ast::StmtKind::Import:
     case ast::StmtKind::ImportFrom:
       if (frames_.empty()) return;
@@ -292,7 +305,8 @@ void Lowerer::lower_expr_stmt(const ast::ExprStmt& stmt) {
 // ------------------------------------------------------------------ functions
 
 Sugared Lowerer::lower_function(const ast::FunctionDef& fn, const std::string& qualname,
-                                std::vector<Sugared> args, const SourceRange& call_range) {
+                                std::vector<Sugared> args, const SourceRange& call_range,
+                                int closure) {
   for (const Frame& f : frames_) {
     if (f.fn == &fn) {
       fail("recursive call to '" + qualname + "' cannot be converted", call_range,
@@ -304,7 +318,7 @@ Sugared Lowerer::lower_function(const ast::FunctionDef& fn, const std::string& q
              qualname + "')",
          call_range, "the parse route inlines every call; flatten the call chain");
   }
-  frames_.push_back(Frame{&fn, qualname, 0});
+  frames_.push_back(Frame{&fn, qualname, 0, next_serial_++, closure, env_, false});
   Environment root(nullptr);
   Environment* saved = env_;
   env_ = &root;
@@ -312,6 +326,12 @@ Sugared Lowerer::lower_function(const ast::FunctionDef& fn, const std::string& q
     const Sugared& a = args[i];
     if (a.is_value() && a.value->debug_name().empty()) a.value->set_debug_name(fn.params[i].name);
     root.set(fn.params[i].name, Binding{a, {}, {}});
+    if (fn.params[i].kind == ast::ParamKind::VarKw) {
+      root.poison(fn.params[i].name,
+                  "'**" + fn.params[i].name +
+                      "' cannot be read in the parse route (it has no dict values yet)",
+                  "eager and trace modes run it (d2s run --mode eager, or --mode trace)");
+    }
   }
   std::function<void()> implicit_return;
   if (has_return(fn.body)) {
@@ -330,6 +350,7 @@ Sugared Lowerer::lower_function(const ast::FunctionDef& fn, const std::string& q
   } else {
     result = Sugared::of(constant(IValue(), fn.range));
   }
+  keep_closure_frame();
   env_ = saved;
   frames_.pop_back();
   return result;

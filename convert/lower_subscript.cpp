@@ -103,6 +103,41 @@ ir::Value* Lowerer::index_tensor(ir::Value* v, const ast::Subscript& e) {
   // (slice), None inserts one (unsqueeze).
   int64_t dim = 0;
   for (const ast::ExprPtr& idx : e.indices) {
+    if (idx->kind == ast::ExprKind::Ellipsis) {
+      // `...` stands for the dimensions the other indices leave: the indices after it
+      // count from the end, so they apply right to left with negative dims and the
+      // rank need not be known.
+      const size_t at = static_cast<size_t>(&idx - e.indices.data());
+      int64_t d = -1;
+      for (size_t k = e.indices.size(); k-- > at + 1;) {
+        const ast::Expr& item = *e.indices[k];
+        const SourceRange& r = item.range;
+        if (item.kind == ast::ExprKind::Ellipsis) {
+          fail("IndexError: an index can only have a single ellipsis ('...')", r);
+        }
+        if (item.kind == ast::ExprKind::Slice) {
+          const auto& sl = item.as<ast::Slice>();
+          if (sl.lower || sl.upper || sl.step) {
+            ir::Value* start = sl.lower ? emit_expr(*sl.lower) : constant(IValue(), r);
+            ir::Value* end = sl.upper ? emit_expr(*sl.upper) : constant(IValue(), r);
+            ir::Value* step = sl.step ? emit_expr(*sl.step) : constant(IValue(int64_t{1}), r);
+            v = emit_op("aten::slice", {v, constant(IValue(d), r), start, end, step}, e.range);
+          }
+          --d;
+        } else if (item.kind == ast::ExprKind::None) {
+          v = emit_op("aten::unsqueeze", {v, constant(IValue(d), r)}, e.range);
+          --d;
+        } else {
+          ir::Value* i = emit_expr(item);
+          if (i->type().kind != TypeKind::Int) {
+            fail("after '...' the parse route takes ints, slices and None as indices", r,
+                 "eager and trace modes run it");
+          }
+          v = emit_op("aten::select", {v, constant(IValue(d), r), i}, e.range);
+        }
+      }
+      break;
+    }
     if (idx->kind == ast::ExprKind::Slice) {
       const auto& s = idx->as<ast::Slice>();
       if (!s.lower && !s.upper && !s.step) {  // `:` keeps the whole dimension: no op

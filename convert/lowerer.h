@@ -78,7 +78,8 @@ class Lowerer {
   // and returns what it returns (None when it returns nothing). Used for the entry and
   // for every inlined call.
   Sugared lower_function(const ast::FunctionDef& fn, const std::string& qualname,
-                         std::vector<Sugared> args, const SourceRange& call_range);
+                         std::vector<Sugared> args, const SourceRange& call_range,
+                         int closure = -1);
   // Lowers top-level statements (the `<module>` entry).
   void lower_module_body(const ast::Body& body);
   // Lowers a script (the `<module>` entry): its top-level statements, then its outputs,
@@ -168,7 +169,8 @@ class Lowerer {
   Sugared call_method(ir::Value* self, const std::string& name, CallArgs& args,
                       const SourceRange& range);
   Sugared call_user_function(const ast::FunctionDef& fn, const std::string& qualname,
-                             std::optional<Sugared> self, CallArgs& args, const SourceRange& range);
+                             std::optional<Sugared> self, CallArgs& args, const SourceRange& range,
+                             int closure = -1);
   // Emits the registry op `base_name` (e.g. "aten::add") with overload resolution by
   // argument types; returns its result (a tuple value for several results).
   ir::Value* emit_op(const std::string& base_name, const std::vector<CallArg>& positional,
@@ -207,6 +209,30 @@ class Lowerer {
   // The values `*x` spreads into a call, when its length is known at conversion time.
   std::vector<Sugared> spread_items(const ast::Starred& starred);
 
+  // ------------------------------------- lambdas, comprehensions (lower_functional.cpp)
+  // A nested def or lambda, closing over the function being lowered.
+  Sugared make_closure(const ast::FunctionDef& def, const std::string& name);
+  // A variable of the functions around the running nested function; null if none.
+  const Binding* closure_binding(const std::string& name) const;
+  // Keeps the running frame's variables for the nested functions it made.
+  void keep_closure_frame();
+  Sugared emit_comp(const ast::Comp& e);
+  void comp_level(const ast::Comp& e, size_t level, std::vector<ir::Value*>* out);
+  // The items of an iterable whose length is known at conversion time.
+  std::optional<std::vector<Sugared>> known_items(const ast::Expr& iter);
+  std::optional<std::vector<Sugared>> items_of(const Sugared& v, const SourceRange& range);
+  std::vector<Sugared> require_items(const Sugared& v, const std::string& what,
+                                     const SourceRange& range);
+  // enumerate, zip, sum, any, all, list, tuple, reversed, range; null for another name.
+  std::optional<Sugared> call_iter_builtin(const std::string& q, CallArgs& args,
+                                           const SourceRange& range);
+  // `x in items` / `not in` over items of known length; null otherwise.
+  std::optional<Sugared> emit_in(ast::CmpOpKind op, const Sugared& lhs, const Sugared& rhs,
+                                 const SourceRange& range);
+  void lower_raise(const ast::Raise& stmt);
+  void lower_try(const ast::Try& stmt);
+  void lower_delete(const ast::Delete& stmt);
+
   // ----------------------------------------------------------- helpers
   ir::Graph& graph() { return graph_; }
   Environment* env() { return env_; }
@@ -244,8 +270,18 @@ class Lowerer {
     const ast::FunctionDef* fn;
     std::string name;
     int loop_depth = 0;
+    int serial = 0;                    // this inlined call, for closures made in it
+    int closure = -1;                  // the call whose variables this nested function reads
+    Environment* outer_env = nullptr;  // the caller's scope when this call began
+    bool made_closure = false;
   };
   std::vector<Frame> frames_;
+  int next_serial_ = 0;
+  struct FinishedFrame {
+    std::unique_ptr<Environment> env;
+    int closure = -1;
+  };
+  std::unordered_map<int, FinishedFrame> finished_frames_;
   int module_loop_depth_ = 0;
 };
 

@@ -2,6 +2,9 @@
 
 namespace d2s::ast {
 
+Lambda::Lambda(SourceRange r) : Expr(ExprKind::Lambda, std::move(r)) {}
+Lambda::~Lambda() = default;
+
 const char* binop_symbol(BinOpKind op) {
   switch (op) {
     case BinOpKind::Add:

@@ -71,6 +71,11 @@ enum class ExprKind {
   Tuple,      // (a, b)
   List,       // [a, b]
   Starred,    // *mods (only as a call argument)
+  Lambda,     // lambda x: x + 1
+  Comp,       // [e for x in xs if c], {k: v for ...}, {e for ...}, (e for ...)
+  Dict,       // {"a": 1, "b": x}
+  Set,        // {a, b}
+  Ellipsis,   // ... (in subscripts and type hints)
 };
 
 // clang-format off
@@ -205,6 +210,43 @@ struct Starred : Expr {
   ExprPtr value;
 };
 
+// `**value` in a call is a Keyword with an empty name.
+
+struct FunctionDef;
+// lambda params: body — kept as a FunctionDef named "<lambda>" whose body is one
+// `return body`, so every route calls it as it calls a def.
+struct Lambda : Expr {
+  explicit Lambda(SourceRange r);
+  ~Lambda() override;
+  std::unique_ptr<FunctionDef> def;
+};
+// One `for target in iter if cond...` clause of a comprehension.
+struct CompFor {
+  ExprPtr target;
+  ExprPtr iter;
+  std::vector<ExprPtr> ifs;
+};
+enum class CompKind { List, Set, Dict, Generator };
+struct Comp : Expr {
+  Comp(SourceRange r, CompKind k) : Expr(ExprKind::Comp, std::move(r)), comp(k) {}
+  CompKind comp;
+  ExprPtr elt;    // the item (the key for a dict comprehension)
+  ExprPtr value;  // a dict comprehension's value; null otherwise
+  std::vector<CompFor> generators;
+};
+struct DictExpr : Expr {
+  explicit DictExpr(SourceRange r) : Expr(ExprKind::Dict, std::move(r)) {}
+  std::vector<ExprPtr> keys;  // a null key: `**values[i]` spreads a dict
+  std::vector<ExprPtr> values;
+};
+struct SetExpr : Expr {
+  explicit SetExpr(SourceRange r) : Expr(ExprKind::Set, std::move(r)) {}
+  std::vector<ExprPtr> elts;
+};
+struct EllipsisLit : Expr {
+  explicit EllipsisLit(SourceRange r) : Expr(ExprKind::Ellipsis, std::move(r)) {}
+};
+
 // ----------------------------------------------------------------- statements
 
 enum class StmtKind {
@@ -225,6 +267,10 @@ enum class StmtKind {
   ClassDef,
   Import,
   ImportFrom,
+  Delete,
+  Raise,
+  Try,
+  Global,
 };
 
 struct Stmt {
@@ -317,9 +363,13 @@ struct Assert : Stmt {
   ExprPtr test;
   ExprPtr msg;  // may be null
 };
+// A parameter: plain (positional or keyword), keyword-only (after `*` or `*args`),
+// `*args` (a tuple of the extra positional arguments) or `**kwargs` (a dict).
+enum class ParamKind { Normal, KwOnly, VarArgs, VarKw };
 struct Param {
   SourceRange range;
   std::string name;
+  ParamKind kind = ParamKind::Normal;
   ExprPtr annotation;     // may be null
   ExprPtr default_value;  // may be null
 };
@@ -353,6 +403,35 @@ struct ImportFrom : Stmt {
   explicit ImportFrom(SourceRange r) : Stmt(StmtKind::ImportFrom, std::move(r)) {}
   std::string module;  // dotted
   std::vector<ImportAlias> names;
+};
+
+// del a, x[i], self.attr
+struct Delete : Stmt {
+  explicit Delete(SourceRange r) : Stmt(StmtKind::Delete, std::move(r)) {}
+  std::vector<ExprPtr> targets;
+};
+// raise [exc [from cause]]
+struct Raise : Stmt {
+  explicit Raise(SourceRange r) : Stmt(StmtKind::Raise, std::move(r)) {}
+  ExprPtr exc;    // null: re-raise the exception being handled
+  ExprPtr cause;  // may be null
+};
+struct ExceptHandler {
+  SourceRange range;  // of `except`
+  ExprPtr type;       // null for a bare `except:`
+  std::string name;   // after `as`, or empty
+  Body body;
+};
+struct Try : Stmt {
+  explicit Try(SourceRange r) : Stmt(StmtKind::Try, std::move(r)) {}
+  Body body;
+  std::vector<ExceptHandler> handlers;
+  Body orelse;
+  Body finalbody;
+};
+struct Global : Stmt {
+  explicit Global(SourceRange r) : Stmt(StmtKind::Global, std::move(r)) {}
+  std::vector<std::string> names;
 };
 
 struct Module {

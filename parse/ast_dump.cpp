@@ -81,6 +81,9 @@ class StmtDumper {
         for (size_t i = 0; i < node.params.size(); ++i) {
           const Param& p = node.params[i];
           if (i) head += " ";
+          if (p.kind == ParamKind::VarArgs) head += "*";
+          if (p.kind == ParamKind::VarKw) head += "**";
+          if (p.kind == ParamKind::KwOnly) head += "kw:";
           if (!p.annotation && !p.default_value) {
             head += p.name;
             continue;
@@ -108,6 +111,28 @@ class StmtDumper {
           lines.push_back(pad + "  (decorator " + dump_expr(*d) + ")");
         }
         body(node.body, indent + 2);
+        break;
+      }
+      case StmtKind::Try: {
+        const auto& node = s.as<Try>();
+        lines.push_back(pad + "(try");
+        body(node.body, indent + 2);
+        for (const ExceptHandler& h : node.handlers) {
+          lines.push_back(pad + "  (except " + opt(h.type) +
+                          (h.name.empty() ? "" : " as " + h.name));
+          body(h.body, indent + 4);
+          lines.back() += ")";
+        }
+        if (!node.orelse.empty()) {
+          lines.push_back(pad + "  (else");
+          body(node.orelse, indent + 4);
+          lines.back() += ")";
+        }
+        if (!node.finalbody.empty()) {
+          lines.push_back(pad + "  (finally");
+          body(node.finalbody, indent + 4);
+          lines.back() += ")";
+        }
         break;
       }
       default:
@@ -163,6 +188,18 @@ class StmtDumper {
         for (const ImportAlias& a : node.names) {
           out += a.asname.empty() ? " " + a.name : " (" + a.name + " as " + a.asname + ")";
         }
+        return out + ")";
+      }
+      case StmtKind::Delete:
+        return "(del" + list(s.as<Delete>().targets) + ")";
+      case StmtKind::Raise: {
+        const auto& node = s.as<Raise>();
+        return "(raise " + opt(node.exc) + (node.cause ? " from " + dump_expr(*node.cause) : "") +
+               ")";
+      }
+      case StmtKind::Global: {
+        std::string out = "(global";
+        for (const std::string& n : s.as<Global>().names) out += " " + n;
         return out + ")";
       }
       default:
@@ -252,6 +289,34 @@ std::string dump_expr(const Expr& e) {
       return "(list" + list(e.as<ListExpr>().elts) + ")";
     case ExprKind::Starred:
       return "(* " + dump_expr(*e.as<Starred>().value) + ")";
+    case ExprKind::Lambda: {
+      const FunctionDef& def = *e.as<Lambda>().def;
+      std::string out = "(lambda";
+      for (const Param& p : def.params) out += " " + p.name;
+      return out + " " + dump_expr(*def.body[0]->as<Return>().value) + ")";
+    }
+    case ExprKind::Comp: {
+      const auto& node = e.as<Comp>();
+      static const char* kNames[] = {"listcomp", "setcomp", "dictcomp", "genexp"};
+      std::string out = std::string("(") + kNames[static_cast<int>(node.comp)] + " " +
+                        dump_expr(*node.elt) + (node.value ? " " + dump_expr(*node.value) : "");
+      for (const CompFor& g : node.generators) {
+        out += " (for " + dump_expr(*g.target) + " " + dump_expr(*g.iter) + list(g.ifs) + ")";
+      }
+      return out + ")";
+    }
+    case ExprKind::Dict: {
+      const auto& node = e.as<DictExpr>();
+      std::string out = "(dict";
+      for (size_t i = 0; i < node.keys.size(); ++i) {
+        out += " (" + opt(node.keys[i]) + " " + dump_expr(*node.values[i]) + ")";
+      }
+      return out + ")";
+    }
+    case ExprKind::Set:
+      return "(set" + list(e.as<SetExpr>().elts) + ")";
+    case ExprKind::Ellipsis:
+      return "...";
   }
   return "?";
 }

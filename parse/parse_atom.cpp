@@ -35,13 +35,13 @@ ast::ExprPtr Parser::parse_atom() {
       return parse_parens();
     case TokenKind::LBracket:
       return parse_list();
+    case TokenKind::LBrace:
+      return parse_braces();
+    case TokenKind::Ellipsis:
+      return std::make_unique<ast::EllipsisLit>(take().range);
     default:
       unexpected(tok, "an expression");
   }
-}
-
-void Parser::reject_comprehension(const char* what) {
-  not_supported(peek().range, what, "write a 'for' loop that appends to a list");
 }
 
 // '(' [exprlist] ')': a parenthesized expression keeps its own range; a tuple's
@@ -51,7 +51,12 @@ ast::ExprPtr Parser::parse_parens() {
   Nest nest(*this, open.range);
   if (accept(TokenKind::RParen)) return std::make_unique<ast::TupleExpr>(since(open.range));
   ast::ExprPtr first = parse_expr();
-  if (at(TokenKind::KwFor)) reject_comprehension("a generator expression");
+  if (at(TokenKind::KwFor)) {
+    ast::ExprPtr gen = parse_comprehension(ast::CompKind::Generator, std::move(first), open.range);
+    expect(TokenKind::RParen, "')' to end the generator expression");
+    gen->range = since(open.range);
+    return gen;
+  }
   if (!at(TokenKind::Comma)) {
     expect(TokenKind::RParen, "',' or ')'");
     return first;
@@ -75,7 +80,11 @@ ast::ExprPtr Parser::parse_list() {
   while (!at(TokenKind::RBracket)) {
     list->elts.push_back(parse_expr());
     if (list->elts.size() == 1 && at(TokenKind::KwFor)) {
-      reject_comprehension("a list comprehension");
+      ast::ExprPtr comp =
+          parse_comprehension(ast::CompKind::List, std::move(list->elts[0]), open.range);
+      expect(TokenKind::RBracket, "']' to end the list comprehension");
+      comp->range = since(open.range);
+      return comp;
     }
     if (!accept(TokenKind::Comma)) break;
   }
@@ -151,8 +160,14 @@ void Parser::parse_call_args(ast::Call& call) {
   std::set<std::string> keyword_names;
   while (!at(TokenKind::RParen)) {
     const Token& tok = peek();
-    if (tok.is(TokenKind::DoubleStar)) reject_unsupported_keyword(tok);
-    if (tok.is(TokenKind::Star)) {
+    if (tok.is(TokenKind::DoubleStar)) {
+      // `f(**kw)`: spread a dict into keyword arguments (a Keyword without a name).
+      Token stars = take();
+      ast::Keyword keyword;
+      keyword.value = parse_expr();
+      keyword.range = since(stars.range);
+      call.keywords.push_back(std::move(keyword));
+    } else if (tok.is(TokenKind::Star)) {
       // `f(*mods)`: spread an iterable into positional arguments.
       Token star = take();
       ast::ExprPtr value = parse_expr();
@@ -175,7 +190,11 @@ void Parser::parse_call_args(ast::Call& call) {
              "put the positional arguments before the keyword arguments");
       }
       ast::ExprPtr arg = parse_expr();
-      if (at(TokenKind::KwFor)) reject_comprehension("a generator expression");
+      if (at(TokenKind::KwFor)) {
+        // f(x for x in xs): the generator is the only argument, without parentheses.
+        SourceRange start = arg->range;
+        arg = parse_comprehension(ast::CompKind::Generator, std::move(arg), start);
+      }
       if (at(TokenKind::Assign)) {
         fail(arg->range,
              "SyntaxError: expression cannot contain assignment, perhaps you meant \"==\"?",

@@ -36,6 +36,8 @@ enum Prec : int {
   kPower,
 };
 
+static_assert(kOr == Parser::kOrPrec && kBitOr == Parser::kBitOrPrec);
+
 struct InfixRule {
   enum Kind { None, Binary, Compare, And, Or } kind = None;
   int prec = 0;
@@ -183,6 +185,7 @@ ast::ExprPtr Parser::parse_target_list() {
 
 // expr := or_expr ['if' or_expr 'else' expr]
 ast::ExprPtr Parser::parse_expr() {
+  if (at(TokenKind::KwLambda)) return parse_lambda();
   SourceRange start = peek().range;
   ast::ExprPtr body = parse_binary(kOr);
   if (at(TokenKind::KwIf)) {

@@ -132,6 +132,12 @@ ast::StmtPtr Parser::parse_simple() {
     }
     case TokenKind::KwImport:
       return parse_import();
+    case TokenKind::KwDel:
+      return parse_del();
+    case TokenKind::KwRaise:
+      return parse_raise();
+    case TokenKind::KwGlobal:
+      return parse_global();
     case TokenKind::KwFrom:
       return parse_from_import();
     case TokenKind::KwDef:

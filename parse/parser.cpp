@@ -107,34 +107,16 @@ void Parser::fail_nesting(const SourceRange& at) const {
 void Parser::reject_unsupported_keyword(const Token& tok) {
   const SourceRange& r = tok.range;
   switch (tok.kind) {
-    case TokenKind::KwLambda:
-      not_supported(r, "'lambda'", "define a function with 'def' and pass its name");
-    case TokenKind::KwTry:
-    case TokenKind::KwExcept:
-    case TokenKind::KwFinally:
-      not_supported(r, "'" + std::string(token_spelling(tok.kind)) + "'",
-                    "d2s has no exceptions; check conditions with 'if' or 'assert'");
-    case TokenKind::KwRaise:
-      not_supported(r, "'raise'", "reject bad input with: assert condition, \"message\"");
     case TokenKind::KwYield:
       not_supported(r, "'yield'", "build a list and return it");
     case TokenKind::KwAsync:
     case TokenKind::KwAwait:
       not_supported(r, "'" + std::string(token_spelling(tok.kind)) + "'",
                     "model programs are synchronous; use a plain 'def' and plain calls");
-    case TokenKind::KwGlobal:
     case TokenKind::KwNonlocal:
-      not_supported(r, "'" + std::string(token_spelling(tok.kind)) + "'",
-                    "pass the value in as a parameter and return the new value");
-    case TokenKind::KwDel:
-      not_supported(r, "'del'", "stop using the name, or assign None to it");
-    case TokenKind::LBrace:
-      not_supported(r, "a dict or set literal ('{')", "use a list, a tuple or separate variables");
+      not_supported(r, "'nonlocal'", "pass the value in as a parameter and return the new value");
     case TokenKind::Walrus:
       not_supported(r, "':=' (assignment expression)", "assign in a separate statement");
-    case TokenKind::Ellipsis:
-      not_supported(r, "'...' (Ellipsis)",
-                    "write the indices explicitly, e.g. x[:, 0] instead of x[..., 0]");
     case TokenKind::Star:
     case TokenKind::DoubleStar:
       not_supported(r, "'" + std::string(token_spelling(tok.kind)) + "' unpacking",
@@ -180,6 +162,9 @@ void Parser::parse_statement(ast::Body& out) {
     case TokenKind::KwWith:
       out.push_back(parse_with());
       return;
+    case TokenKind::KwTry:
+      out.push_back(parse_try());
+      return;
     case TokenKind::KwElif:
     case TokenKind::KwElse:
       fail(tok.range,
@@ -205,6 +190,7 @@ void Parser::parse_block(ast::Body& out, const Token& keyword, const std::string
       case TokenKind::KwFor:
       case TokenKind::KwWhile:
       case TokenKind::KwWith:
+      case TokenKind::KwTry:
       case TokenKind::At:
         fail(peek().range,
              "SyntaxError: invalid syntax: a compound statement cannot follow ':' on the same "
@@ -261,41 +247,66 @@ ast::StmtPtr Parser::parse_def(std::vector<ast::ExprPtr> decorators) {
   return def;
 }
 
-// param := NAME [':' expr] ['=' expr], after '(' and up to the closing ')'.
-void Parser::parse_params(ast::FunctionDef& def) {
+// param := NAME [':' expr] ['=' expr] | '*' [NAME [':' expr]] | '**' NAME [':' expr],
+// after '(' (or `lambda`) and up to `end`: parameters after `*` or `*args` are
+// keyword-only, `**kwargs` comes last.
+void Parser::parse_params(ast::FunctionDef& def, TokenKind end) {
   Nest nest(*this, prev_);
   std::set<std::string> seen;
   bool had_default = false;
-  while (!at(TokenKind::RParen)) {
+  bool keyword_only = false;
+  bool had_varkw = false;
+  const bool is_lambda = end != TokenKind::RParen;
+  while (!at(end)) {
     const Token& tok = peek();
-    if (tok.is(TokenKind::Star) || tok.is(TokenKind::DoubleStar)) {
-      bool two = tok.is(TokenKind::DoubleStar);
-      not_supported(tok.range, two ? "'**kwargs'" : "'*args' (or a bare '*')",
-                    "list every parameter by name");
+    if (had_varkw) {
+      fail(tok.range, "SyntaxError: arguments cannot follow var-keyword argument",
+           "put '**" + def.params.back().name + "' last");
     }
     if (tok.is(TokenKind::Slash)) {
       not_supported(tok.range, "'/' (positional-only parameters)", "remove the '/'");
     }
+    ast::ParamKind kind = keyword_only ? ast::ParamKind::KwOnly : ast::ParamKind::Normal;
+    SourceRange start = tok.range;
+    if (tok.is(TokenKind::Star) || tok.is(TokenKind::DoubleStar)) {
+      bool two = tok.is(TokenKind::DoubleStar);
+      take();
+      if (!two && keyword_only) {
+        fail(start, "SyntaxError: * argument may appear only once", "keep one '*' or '*args'");
+      }
+      if (!two && (at(TokenKind::Comma) || at(end))) {  // a bare `*`
+        keyword_only = true;
+        if (!accept(TokenKind::Comma)) break;
+        continue;
+      }
+      kind = two ? ast::ParamKind::VarKw : ast::ParamKind::VarArgs;
+      if (two)
+        had_varkw = true;
+      else
+        keyword_only = true;
+    }
     Token name = expect(TokenKind::Name, "a parameter name");
     ast::Param param;
     param.name = name.text;
+    param.kind = kind;
     if (!seen.insert(name.text).second) {
       fail(name.range, "SyntaxError: duplicate argument '" + name.text + "' in function definition",
            "give each parameter its own name");
     }
-    if (accept(TokenKind::Colon)) param.annotation = parse_expr();
-    if (accept(TokenKind::Assign)) {
+    if (!is_lambda && accept(TokenKind::Colon)) param.annotation = parse_expr();
+    bool star = kind == ast::ParamKind::VarArgs || kind == ast::ParamKind::VarKw;
+    if (!star && accept(TokenKind::Assign)) {
       param.default_value = parse_expr();
-      had_default = true;
-    } else if (had_default) {
+      if (kind == ast::ParamKind::Normal) had_default = true;
+    } else if (had_default && kind == ast::ParamKind::Normal) {
       fail(name.range, "SyntaxError: parameter without a default follows parameter with a default",
            "move '" + name.text + "' before the parameters that have defaults, or give it one");
     }
-    param.range = since(name.range);
+    param.range = since(start);
     def.params.push_back(std::move(param));
     if (!accept(TokenKind::Comma)) break;
   }
-  expect(TokenKind::RParen, "',' or ')' in the parameter list");
+  if (!is_lambda) expect(TokenKind::RParen, "',' or ')' in the parameter list");
 }
 
 ast::StmtPtr Parser::parse_class(std::vector<ast::ExprPtr> decorators) {

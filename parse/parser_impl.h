@@ -32,6 +32,10 @@ class Parser {
   // An f-string replacement field: an expression list, then the end of the field.
   ast::ExprPtr parse_fstring_field();
 
+  // Precedences of parse_expr.cpp's table that comprehension clauses parse at.
+  static constexpr int kOrPrec = 1;
+  static constexpr int kBitOrPrec = 5;
+
  private:
   // Adds `levels` to the nesting depth for its lifetime; throws past the limit.
   class Nest {
@@ -71,12 +75,14 @@ class Parser {
   void parse_block(ast::Body& out, const Token& keyword, const std::string& what);
   ast::StmtPtr parse_decorated();
   ast::StmtPtr parse_def(std::vector<ast::ExprPtr> decorators);
-  void parse_params(ast::FunctionDef& def);
+  // Parameters up to `end` (')' for a def, ':' for a lambda), which is left unread.
+  void parse_params(ast::FunctionDef& def, TokenKind end = TokenKind::RParen);
   ast::StmtPtr parse_class(std::vector<ast::ExprPtr> decorators);
   ast::StmtPtr parse_if();
   ast::StmtPtr parse_for();
   ast::StmtPtr parse_while();
   ast::StmtPtr parse_with();
+  ast::StmtPtr parse_try();  // parse_exceptions.cpp
   void reject_loop_else(const char* loop);
 
   // ---- simple statements (parse_simple.cpp)
@@ -86,6 +92,10 @@ class Parser {
   ast::StmtPtr parse_import();
   ast::StmtPtr parse_from_import();
   std::string parse_dotted_name(SourceRange& range);
+  // del, raise, global (parse_exceptions.cpp)
+  ast::StmtPtr parse_del();
+  ast::StmtPtr parse_raise();
+  ast::StmtPtr parse_global();
   enum class TargetUse { Assign, AugAssign, AnnAssign, For };
   void check_target(const ast::Expr& target, TargetUse use) const;
 
@@ -106,7 +116,12 @@ class Parser {
   void append_fstring(ast::FString& out, const Token& tok);
   void parse_call_args(ast::Call& call);
   ast::ExprPtr parse_subscript_item();
-  void reject_comprehension(const char* what);
+
+  // ---- lambdas, comprehensions, dict and set displays (parse_functional.cpp)
+  ast::ExprPtr parse_lambda();
+  ast::ExprPtr parse_braces();
+  ast::ExprPtr parse_comprehension(ast::CompKind kind, ast::ExprPtr elt, const SourceRange& start);
+  void parse_comp_clauses(ast::Comp& comp);
 
   Lexer lexer_;
   std::deque<Token> ahead_;

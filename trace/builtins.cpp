@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "trace/interp.h"
+#include "trace/py_dict.h"
 
 namespace d2s::interp {
 
@@ -49,10 +50,12 @@ void Interpreter::install_builtins() {
   for (const char* name : kBuiltinNames) {
     builtins_[name] = obj(std::make_shared<BuiltinValue>(name));
   }
+  install_more_builtins(builtins_);
 }
 
 ValueList Interpreter::iterate(const IValue& v, const SourceRange& range) {
   if (const ValueList* items = seq_items(v)) return *items;
+  if (DictValue* d = as_dict(v)) return d->keys();
   if (v.is_string()) {
     // By code point: a UTF-8 lead byte starts each character.
     ValueList out;
@@ -102,6 +105,7 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
   const std::string& q = fn.qualname;
   if (q.find('.') != std::string::npos)
     return call_torch(fn, std::move(args), std::move(kwargs), range, site);
+  if (std::optional<IValue> r = call_more_builtins(q, args, kwargs, range)) return *r;
   // The range of positional argument i, for messages and conversions.
   auto arg_range = [&](size_t i) -> SourceRange {
     return site && i < site->args.size() ? site->args[i]->range : range;
@@ -134,6 +138,7 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
     arg_count(q, args, 1, 1, range);
     const IValue& v = args[0];
     if (const ValueList* items = seq_items(v)) return IValue(static_cast<int64_t>(items->size()));
+    if (DictValue* d = as_dict(v)) return IValue(static_cast<int64_t>(d->items.size()));
     if (v.is_string()) return IValue(static_cast<int64_t>(iterate(v, range).size()));
     if (auto* r = as_obj<RangeValue>(v)) return IValue(r->length());
     if (v.is_tensor()) {
@@ -392,9 +397,9 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
     if (!kwargs.empty()) fail("TypeError: super() takes no keyword arguments", range);
     if (!args.empty()) return super_of(args, range);
     auto owner = f.function ? f.function->owner.lock() : nullptr;
-    if (!owner || f.locals.empty() || !f.locals[0])
+    if (!owner || f.locals->empty() || !(*f.locals)[0])
       fail("RuntimeError: super(): no arguments", range);
-    return obj(std::make_shared<SuperValue>(owner, *f.locals[0]));
+    return obj(std::make_shared<SuperValue>(owner, *(*f.locals)[0]));
   }
   if (q == "object") {
     fail("object() is not supported by d2s", range);

@@ -58,8 +58,14 @@ struct FunctionInfo {
 
 struct Frame {
   const FunctionInfo* info = nullptr;  // null at module level: names are globals
-  std::vector<std::optional<IValue>> locals;
+  std::shared_ptr<LocalSlots> locals = std::make_shared<LocalSlots>();
   const FunctionValue* function = nullptr;  // the running function, for super()
+  std::shared_ptr<Closure> closure;         // the running function's enclosing frames
+  // The variables of the comprehensions running in this frame (their own scope, as in
+  // Python 3), innermost last; read before the frame's locals.
+  std::vector<std::pair<std::string, IValue>> comp_vars;
+  // The exceptions being handled (`raise` alone re-raises the last).
+  std::vector<IValue> handling;
   // While a class body runs, its assignments go here; its defs become methods of
   // `owner` named `class_name.f`.
   std::unordered_map<std::string, IValue>* class_ns = nullptr;
@@ -245,6 +251,26 @@ class Interpreter {
   void exec_import_from(const ast::ImportFrom& s);
   void exec_def(const ast::FunctionDef& s);
   void exec_class(const ast::ClassDef& s);
+  // --- lambdas, comprehensions, closures, exceptions, del (interp_functional.cpp)
+  Flow exec_try(const ast::Try& s);
+  void exec_raise(const ast::Raise& s);
+  void exec_delete(const ast::Delete& s);
+  IValue eval_lambda(const ast::Lambda& e);
+  IValue eval_comp(const ast::Comp& e);
+  IValue eval_dict(const ast::DictExpr& e);
+  IValue eval_set(const ast::SetExpr& e);
+  void comp_clause(const ast::Comp& e, size_t level, ValueList* out,
+                   const std::shared_ptr<class DictValue>& dict);
+  void bind_comp_target(const ast::Expr& target, const IValue& value);
+  // A FunctionValue for `def` (qualname given), defaults evaluated now, closing over
+  // the running function's frame when there is one.
+  std::shared_ptr<FunctionValue> make_function(const ast::FunctionDef& def, std::string qualname);
+  // A free variable of a nested function, from its closure; null when no enclosing
+  // function has it.
+  const IValue* closure_lookup(const ast::Name& n, const Frame& f);
+  // Parameters with `*args`, `**kwargs` or keyword-only ones, bound as Python does.
+  ValueList bind_full(const FunctionValue& fn, ValueList args, Kwargs kwargs,
+                      const SourceRange& range);
   void assign(const ast::Expr& target, const IValue& value);
   void store_name(const std::string& name, IValue value);
   void count_iteration(const ast::Stmt& loop, int64_t* trips);
@@ -279,6 +305,15 @@ class Interpreter {
   // --- torch functions d2s implements itself (torch_names.cpp)
   IValue torch_range(ValueList args, Kwargs kwargs, const SourceRange& range);
 
+ public:
+  // Builtins of interp_functional.cpp (sorted, reversed, any, all, dict, set, exception
+  // types, callable); nullopt for another name.
+  std::optional<IValue> call_more_builtins(const std::string& q, ValueList& args, Kwargs& kwargs,
+                                           const SourceRange& range);
+  // `**d` in a call: the dict's items as keyword arguments.
+  void spread_kwargs(const IValue& d, Kwargs* kwargs, const SourceRange& range);
+
+ private:
   const ast::Module& module_;
   const OpRegistry& registry_;
   Generator generator_;

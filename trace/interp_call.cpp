@@ -153,6 +153,54 @@ void collect_locals(const ast::Body& body, std::vector<std::string>* out) {
           out->push_back(!a.asname.empty() ? a.asname : a.name);
         }
         break;
+      case ast::StmtKind::Try: {
+        const auto& t = s->as<ast::Try>();
+        collect_locals(t.body, out);
+        for (const ast::ExceptHandler& h : t.handlers) {
+          if (!h.name.empty()) out->push_back(h.name);
+          collect_locals(h.body, out);
+        }
+        collect_locals(t.orelse, out);
+        collect_locals(t.finalbody, out);
+        break;
+      }
+      case ast::StmtKind::Delete:
+        for (const auto& t : s->as<ast::Delete>().targets) collect_targets(*t, out);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+// The names `global` statements declare, nested blocks included.
+void collect_globals(const ast::Body& body, std::vector<std::string>* out) {
+  for (const ast::StmtPtr& s : body) {
+    switch (s->kind) {
+      case ast::StmtKind::Global:
+        for (const std::string& n : s->as<ast::Global>().names) out->push_back(n);
+        break;
+      case ast::StmtKind::For:
+        collect_globals(s->as<ast::For>().body, out);
+        break;
+      case ast::StmtKind::While:
+        collect_globals(s->as<ast::While>().body, out);
+        break;
+      case ast::StmtKind::With:
+        collect_globals(s->as<ast::With>().body, out);
+        break;
+      case ast::StmtKind::If:
+        collect_globals(s->as<ast::If>().body, out);
+        collect_globals(s->as<ast::If>().orelse, out);
+        break;
+      case ast::StmtKind::Try: {
+        const auto& t = s->as<ast::Try>();
+        collect_globals(t.body, out);
+        for (const ast::ExceptHandler& h : t.handlers) collect_globals(h.body, out);
+        collect_globals(t.orelse, out);
+        collect_globals(t.finalbody, out);
+        break;
+      }
       default:
         break;
     }
@@ -229,6 +277,12 @@ const FunctionInfo& Interpreter::function_info(const ast::FunctionDef& def) {
     std::vector<std::string> names;
     for (const ast::Param& p : def.params) names.push_back(p.name);
     collect_locals(def.body, &names);
+    // `global x` makes x the module's name in this function.
+    std::vector<std::string> globals;
+    collect_globals(def.body, &globals);
+    std::erase_if(names, [&](const std::string& n) {
+      return std::find(globals.begin(), globals.end(), n) != globals.end();
+    });
     for (const std::string& n : names) {
       if (slot->slots.emplace(n, static_cast<int>(slot->names.size())).second)
         slot->names.push_back(n);
@@ -268,6 +322,10 @@ IValue Interpreter::eval_call(const ast::Call& e) {
   for (const ast::Keyword& kw : e.keywords) {
     for (const auto& [name, v] : kwargs) {
       if (name == kw.name) fail("SyntaxError: keyword argument repeated: " + kw.name, kw.range);
+    }
+    if (kw.name.empty()) {  // f(**d)
+      spread_kwargs(eval(*kw.value), &kwargs, kw.range);
+      continue;
     }
     kwargs.emplace_back(kw.name, eval(*kw.value));
   }
@@ -316,17 +374,14 @@ IValue Interpreter::call_function(const FunctionValue& fn, const IValue* self, V
   }
   const FunctionInfo& info = function_info(*fn.def);
   if (self) args.insert(args.begin(), *self);
-  std::vector<std::string> names;
-  names.reserve(fn.def->params.size());
-  for (const ast::Param& p : fn.def->params) names.push_back(p.name);
-  ValueList bound =
-      bind_params(fn.qualname, names, fn.defaults, std::move(args), std::move(kwargs), range);
+  ValueList bound = bind_full(fn, std::move(args), std::move(kwargs), range);
 
   Frame frame;
   frame.info = &info;
   frame.function = &fn;
-  frame.locals.resize(info.names.size());
-  for (size_t i = 0; i < bound.size(); ++i) frame.locals[i] = std::move(bound[i]);
+  frame.locals->resize(info.names.size());
+  for (size_t i = 0; i < bound.size(); ++i) (*frame.locals)[i] = std::move(bound[i]);
+  frame.closure = fn.closure;
   CallGuard guard(*this, frame);
   // @torch.no_grad() / @torch.enable_grad(): the body runs in that grad mode, as in
   // PyTorch; the same recogniser as the `with` statement's.

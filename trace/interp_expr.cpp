@@ -5,6 +5,7 @@
 #include "core/autograd.h"
 #include "trace/interp.h"
 #include "trace/native_value.h"
+#include "trace/py_dict.h"
 
 namespace d2s::interp {
 
@@ -102,6 +103,16 @@ IValue Interpreter::eval_inner(const ast::Expr& e) {
       return e.kind == ast::ExprKind::Tuple ? IValue::tuple(std::move(items))
                                             : IValue::list(std::move(items));
     }
+    case ast::ExprKind::Lambda:
+      return eval_lambda(e.as<ast::Lambda>());
+    case ast::ExprKind::Comp:
+      return eval_comp(e.as<ast::Comp>());
+    case ast::ExprKind::Dict:
+      return eval_dict(e.as<ast::DictExpr>());
+    case ast::ExprKind::Set:
+      return eval_set(e.as<ast::SetExpr>());
+    case ast::ExprKind::Ellipsis:
+      return IValue(std::static_pointer_cast<Object>(std::make_shared<EllipsisValue>()));
     case ast::ExprKind::Starred:
       fail("SyntaxError: can't use starred expression here", e.range,
            "d2s spreads `*x` in the positional arguments of a call only");
@@ -114,7 +125,7 @@ std::vector<std::string> Interpreter::visible_names() const {
   const Frame& f = *frames_.back();
   if (f.info) {
     for (size_t i = 0; i < f.info->names.size(); ++i) {
-      if (f.locals[i]) names.push_back(f.info->names[i]);
+      if ((*f.locals)[i]) names.push_back(f.info->names[i]);
     }
   }
   if (f.class_ns) {
@@ -127,10 +138,13 @@ std::vector<std::string> Interpreter::visible_names() const {
 
 IValue Interpreter::lookup(const ast::Name& n) {
   const Frame& f = *frames_.back();
+  for (auto it = f.comp_vars.rbegin(); it != f.comp_vars.rend(); ++it) {
+    if (it->first == n.id) return it->second;
+  }
   if (f.info) {
     auto it = f.info->slots.find(n.id);
     if (it != f.info->slots.end()) {
-      const std::optional<IValue>& v = f.locals[it->second];
+      const std::optional<IValue>& v = (*f.locals)[it->second];
       if (v) return *v;
       // Python decides locality for the whole function: reading before the
       // assignment is an error even when a global of that name exists.
@@ -138,6 +152,9 @@ IValue Interpreter::lookup(const ast::Name& n) {
                "' where it is not associated with a value",
            n.range, "'" + n.id + "' is assigned later in this function, which makes it local");
     }
+  }
+  if (f.closure) {
+    if (const IValue* v = closure_lookup(n, f)) return *v;
   }
   if (f.class_ns) {
     auto it = f.class_ns->find(n.id);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "trace/interp.h"
+#include "trace/py_dict.h"
 
 namespace d2s::interp {
 
@@ -46,6 +47,9 @@ IValue Interpreter::subscript(const IValue& o, const ValueList& index, const ast
   // A typing generic used as a value (`torch.jit.annotate(List[Tensor], [])`): eager
   // Python makes an alias of it that nothing here looks into.
   if (auto* b = as_obj<BuiltinValue>(o); b && b->qualname.rfind("typing.", 0) == 0) return o;
+  if (DictValue* d = as_dict(o); d && !d->is_set) {
+    return d->get(*this, index.size() == 1 ? index[0] : IValue::tuple(index), e.range);
+  }
   const ValueList* items = seq_items(o);
   auto* range_obj = as_obj<RangeValue>(o);
   if (items || o.is_string() || range_obj) {
@@ -108,8 +112,14 @@ IValue Interpreter::subscript(const IValue& o, const ValueList& index, const ast
 static std::vector<IndexStep> plan_tensor_index(Interpreter& in, const Tensor& t,
                                                 const ValueList& index, const ast::Subscript& e) {
   int64_t consumed = 0;
+  int ellipses = 0;
   for (const IValue& v : index) {
-    if (!v.is_none()) ++consumed;
+    if (as_obj<EllipsisValue>(v)) {
+      if (++ellipses > 1)
+        in.fail("IndexError: an index can only have a single ellipsis ('...')", e.range);
+    } else if (!v.is_none()) {
+      ++consumed;
+    }
   }
   if (consumed > t.dim()) {
     in.fail("IndexError: too many indices for tensor of dimension " + std::to_string(t.dim()),
@@ -120,6 +130,10 @@ static std::vector<IndexStep> plan_tensor_index(Interpreter& in, const Tensor& t
   for (size_t k = 0; k < index.size(); ++k) {
     const IValue& v = index[k];
     const SourceRange& at = e.indices[k]->range;
+    if (as_obj<EllipsisValue>(v)) {  // `...` stands for every dimension the others leave
+      dim += t.dim() - consumed;
+      continue;
+    }
     if (auto* s = as_obj<SliceValue>(v)) {
       auto bound = [&](const IValue& b) -> IValue {
         // A 0-d integer tensor is a Python index (__index__); the rest go to the op.
@@ -179,6 +193,10 @@ IValue Interpreter::index_tensor(const IValue& t, const ValueList& index, const 
 
 void Interpreter::setitem(const IValue& o, const ValueList& index, IValue value,
                           const ast::Subscript& e) {
+  if (DictValue* d = as_dict(o); d && !d->is_set) {
+    d->put(*this, index.size() == 1 ? index[0] : IValue::tuple(index), std::move(value), e.range);
+    return;
+  }
   if (o.is_list()) {
     if (index.size() != 1 || as_obj<SliceValue>(index[0])) {
       fail("assigning to a list slice is not supported by d2s", e.range);

@@ -128,6 +128,16 @@ Flow Interpreter::exec_stmt(const ast::Stmt& s) {
     case ast::StmtKind::ImportFrom:
       exec_import_from(s.as<ast::ImportFrom>());
       return Flow::Normal;
+    case ast::StmtKind::Try:
+      return exec_try(s.as<ast::Try>());
+    case ast::StmtKind::Raise:
+      exec_raise(s.as<ast::Raise>());
+      return Flow::Normal;
+    case ast::StmtKind::Delete:
+      exec_delete(s.as<ast::Delete>());
+      return Flow::Normal;
+    case ast::StmtKind::Global:
+      return Flow::Normal;  // decided when the function's locals are collected
   }
   return Flow::Normal;
 }
@@ -238,9 +248,9 @@ void Interpreter::store_name(const std::string& name, IValue value) {
   Frame& f = *frames_.back();
   if (f.class_ns) {
     (*f.class_ns)[name] = std::move(value);
-  } else if (f.info) {
-    f.locals[f.info->slots.at(name)] = std::move(value);
-  } else {
+  } else if (f.info && f.info->slots.count(name)) {
+    (*f.locals)[f.info->slots.at(name)] = std::move(value);
+  } else {  // the module level, or a name the function declares `global`
     globals_[name] = std::move(value);
   }
 }
@@ -374,19 +384,7 @@ void Interpreter::exec_import_from(const ast::ImportFrom& s) {
 
 void Interpreter::exec_def(const ast::FunctionDef& s) {
   Frame& frame = *frames_.back();
-  if (frame.info) {
-    fail("nested functions are not supported by d2s", s.name_range,
-         "define '" + s.name + "' at the top level of the file");
-  }
-  auto fn = std::make_shared<FunctionValue>();
-  fn->def = &s;
-  fn->qualname = frame.class_ns ? frame.class_name + "." + s.name : s.name;
-  fn->owner = frame.owner;
-  // Defaults are evaluated once, when the def runs (Python's rule).
-  for (const ast::Param& p : s.params) {
-    fn->defaults.push_back(p.default_value ? std::optional<IValue>(eval(*p.default_value))
-                                           : std::nullopt);
-  }
+  auto fn = make_function(s, frame.class_ns ? frame.class_name + "." + s.name : s.name);
   store_name(s.name, apply_compile_decorators(s, IValue(std::static_pointer_cast<Object>(fn))));
 }
 

@@ -8,6 +8,7 @@
 
 #include "trace/interp.h"
 #include "trace/native_value.h"
+#include "trace/py_dict.h"
 
 namespace d2s::interp {
 
@@ -339,6 +340,18 @@ std::string Interpreter::text_of_value(const IValue& v, bool repr,
   }
   if (auto* s = as_obj<SliceValue>(v)) {
     return "slice(" + py_repr(s->start) + ", " + py_repr(s->stop) + ", " + py_repr(s->step) + ")";
+  }
+  if (DictValue* d = as_dict(v)) return d->text(*this);
+  if (as_obj<EllipsisValue>(v)) return "Ellipsis";
+  if (auto* e = as_obj<ExceptionValue>(v)) {
+    if (repr)
+      return e->type + "(" + [&] {
+        std::string t = text_of_value(IValue::tuple(e->args), true, open);
+        return e->args.size() == 1 ? t.substr(1, t.size() - 3) : t.substr(1, t.size() - 2);
+      }() + ")";
+    if (e->args.empty()) return "";
+    return e->args.size() == 1 ? text_of_value(e->args[0], e->type == "KeyError", open)
+                               : text_of_value(IValue::tuple(e->args), true, open);
   }
   if (auto* n = as_obj<NativeValue>(v)) return n->repr();
   if (auto* n = as_obj<NamespaceValue>(v)) return "<module '" + n->qualname + "'>";

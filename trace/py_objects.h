@@ -93,6 +93,17 @@ enum class NnKind {
 };
 
 class ClassValue;
+struct FunctionInfo;
+
+// The variables of the functions around a nested def or lambda, as it closes over
+// them: each enclosing frame's slots, shared with that frame, so the function reads
+// their values when it runs (Python's late binding).
+using LocalSlots = std::vector<std::optional<IValue>>;
+struct Closure {
+  const FunctionInfo* info = nullptr;
+  std::shared_ptr<LocalSlots> slots;
+  std::shared_ptr<Closure> parent;
+};
 
 // A user function (or method, unbound): its def plus default values computed when the
 // def ran, as Python does.
@@ -103,6 +114,7 @@ class FunctionValue : public Object {
   std::string qualname;                         // "helper" or "Model.forward"
   std::vector<std::optional<IValue>> defaults;  // one per parameter
   std::weak_ptr<ClassValue> owner;              // the class defining a method, for super()
+  std::shared_ptr<Closure> closure;             // a nested def's or lambda's enclosing frames
 };
 
 // `obj.method` for a user method: the function plus its receiver.

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "trace/interp.h"
+#include "trace/py_dict.h"
 
 namespace d2s::interp {
 
@@ -107,6 +108,7 @@ bool Interpreter::truthy(const IValue& v, const SourceRange& range) {
   if (v.is_double()) return v.to_double() != 0.0;
   if (v.is_string()) return !v.to_string().empty();
   if (const ValueList* items = seq_items(v)) return !items->empty();
+  if (DictValue* d = as_dict(v)) return !d->items.empty();
   if (auto* r = as_obj<RangeValue>(v)) return r->length() > 0;
   if (v.is_tensor()) {
     const Tensor& t = v.to_tensor();
@@ -433,6 +435,8 @@ IValue Interpreter::compare(ast::CmpOpKind op, const IValue& lhs, const IValue& 
             break;
           }
         }
+      } else if (DictValue* d = as_dict(rhs)) {
+        found = d->find(*this, lhs, range) >= 0;
       } else if (auto* r = as_obj<RangeValue>(rhs)) {
         IValue c = concrete(lhs, PyConversion::Scalar, range);
         if (c.is_int() || c.is_bool()) {

@@ -90,9 +90,15 @@ TEST(LowerError, MisplacedStatements) {
                   {"SyntaxError: 'continue' not properly in loop"}));
   EXPECT_TRUE(has(lower_error("x = 1\nreturn x\n"),
                   {"model.py:2:1: error: SyntaxError: 'return' outside function"}));
-  EXPECT_TRUE(has(lower_error("def f(x):\n    def g(y):\n        return y\n    return g(x)\n"),
-                  {"model.py:2:5: error: a function defined inside a function is not supported",
+  EXPECT_TRUE(has(lower_error("def f(x):\n    class A:\n        y = 1\n    return x\n"),
+                  {"model.py:2:5: error: a class defined inside a function is not supported",
                    "define it at the top level"}));
+  EXPECT_TRUE(has(lower_error("def f(x):\n    try:\n        y = x\n    except ValueError:\n"
+                              "        y = x\n    return y\n"),
+                  {"model.py:4:5: error: 'try' with 'except' is not supported by the parse route",
+                   "eager and trace modes run it"}));
+  EXPECT_TRUE(has(lower_error("def f(x):\n    d = {'a': x}\n    return x\n"),
+                  {"model.py:2:9: error: a dict is not supported by the parse route"}));
   EXPECT_TRUE(has(lower_error("def f(x):\n    import math\n    return x\n"),
                   {"import inside a function is not supported"}));
 }
@@ -159,8 +165,12 @@ TEST(LowerError, CallsThatDoNotFit) {
                   {"print(sep=...) is not supported by the parse route"}));
   EXPECT_TRUE(has(lower_error("def f(x):\n    return min(x, x)\n"),
                   {"the builtin min() on tensors is not supported", "torch.minimum"}));
-  EXPECT_TRUE(has(lower_error("def f(x):\n    r = range(3)\n    return x\n"),
-                  {"model.py:2:9: error: range() is only supported as the iterable of a for"}));
+  EXPECT_TRUE(has(lower_error("def f(n: int):\n    r = range(n)\n    return n\n"),
+                  {"model.py:2:15: error: range() with bounds not known at conversion time is only "
+                   "supported as the iterable of a for loop"}));
+  EXPECT_TRUE(has(lower_error("def f(x):\n    return [t for t in x]\n"),
+                  {"model.py:2:24: error: a comprehension over a value whose length is not known",
+                   "eager and trace modes run it"}));
 }
 
 TEST(LowerError, ModulesInForward) {
@@ -270,7 +280,8 @@ TEST(LowerError, BuiltinsMisused) {
   EXPECT_TRUE(has(lower_error("def f(n: int):\n    return max(n)\n"),
                   {"max() of one value is not supported"}));
   EXPECT_TRUE(has(lower_error("def f(x):\n    return sum(x)\n"),
-                  {"the builtin sum() is not supported by the parse route"}));
+                  {"sum() over a value whose length is not known at conversion time is not "
+                   "supported by the parse route"}));
   EXPECT_TRUE(has(lower_error("def f(n: int):\n    return n(1)\n"),
                   {"TypeError: 'int' object is not callable"}));
   EXPECT_TRUE(has(lower_error("def f(n: int):\n    return n.bit_length()\n"),

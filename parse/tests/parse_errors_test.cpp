@@ -222,24 +222,12 @@ TEST(ParseErrors, MalformedWith) {
 }
 
 TEST(ParseErrors, UnsupportedFeatures) {
-  EXPECT_EQ(error_of("f = lambda x: x\n"),
-            "m.py:1:5: error: NotSupportedError: 'lambda' is not supported by d2s\n"
-            "    f = lambda x: x\n"
-            "        ^~~~~~\n"
-            "hint: define a function with 'def' and pass its name\n");
-  EXPECT_EQ(head("try:\n  pass\nexcept:\n  pass\n"),
-            "m.py:1:1: error: NotSupportedError: 'try' is not supported by d2s");
-  EXPECT_EQ(head("raise ValueError()\n"),
-            "m.py:1:1: error: NotSupportedError: 'raise' is not supported by d2s");
   EXPECT_EQ(head("def f():\n  yield 1\n"),
             "m.py:2:3: error: NotSupportedError: 'yield' is not supported by d2s");
   EXPECT_EQ(head("def f():\n  x = yield\n"),
             "m.py:2:7: error: NotSupportedError: 'yield' is not supported by d2s");
-  EXPECT_EQ(head("def f():\n  global n\n"),
-            "m.py:2:3: error: NotSupportedError: 'global' is not supported by d2s");
   EXPECT_EQ(head("nonlocal n\n"),
             "m.py:1:1: error: NotSupportedError: 'nonlocal' is not supported by d2s");
-  EXPECT_EQ(head("del x\n"), "m.py:1:1: error: NotSupportedError: 'del' is not supported by d2s");
   EXPECT_EQ(head("async def f(): pass\n"),
             "m.py:1:1: error: NotSupportedError: 'async' is not supported by d2s");
   EXPECT_EQ(head("x = await y\n"),
@@ -249,34 +237,14 @@ TEST(ParseErrors, UnsupportedFeatures) {
             "d2s");
   EXPECT_EQ(hint("class A:\n  pass\n"),
             "give the class an __init__ and a forward method, or remove it");
-  EXPECT_EQ(head("def f(*args): pass\n"),
-            "m.py:1:7: error: NotSupportedError: '*args' (or a bare '*') is not supported by d2s");
-  EXPECT_EQ(head("def f(x, **kwargs): pass\n"),
-            "m.py:1:10: error: NotSupportedError: '**kwargs' is not supported by d2s");
   EXPECT_EQ(head("def f(x, /): pass\n"),
             "m.py:1:10: error: NotSupportedError: '/' (positional-only parameters) is not "
             "supported by d2s");
-  EXPECT_EQ(head("f(**kw)\n"),
-            "m.py:1:3: error: NotSupportedError: '**' unpacking is not supported by d2s");
   EXPECT_EQ(head("a, *b = x\n"),
             "m.py:1:4: error: NotSupportedError: '*' unpacking is not supported by d2s");
-  EXPECT_EQ(head("x = [i * 2 for i in y]\n"),
-            "m.py:1:12: error: NotSupportedError: a list comprehension is not supported by d2s");
-  EXPECT_EQ(hint("x = [i * 2 for i in y]\n"), "write a 'for' loop that appends to a list");
-  EXPECT_EQ(head("x = sum(i for i in y)\n"),
-            "m.py:1:11: error: NotSupportedError: a generator expression is not supported by "
-            "d2s");
-  EXPECT_EQ(head("x = (i for i in y)\n"),
-            "m.py:1:8: error: NotSupportedError: a generator expression is not supported by "
-            "d2s");
-  EXPECT_EQ(head("x = {'a': 1}\n"),
-            "m.py:1:5: error: NotSupportedError: a dict or set literal ('{') is not supported by "
-            "d2s");
   EXPECT_EQ(head("if (n := 3): pass\n"),
             "m.py:1:7: error: NotSupportedError: ':=' (assignment expression) is not supported "
             "by d2s");
-  EXPECT_EQ(head("y = x[..., 0]\n"),
-            "m.py:1:7: error: NotSupportedError: '...' (Ellipsis) is not supported by d2s");
   EXPECT_EQ(head("for i in x:\n  pass\nelse:\n  pass\n"),
             "m.py:3:1: error: NotSupportedError: 'for ... else' is not supported by d2s");
   EXPECT_EQ(head("while x:\n  pass\nelse:\n  pass\n"),

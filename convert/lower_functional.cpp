@@ -1,0 +1,388 @@
+// Lambdas and nested functions (inlined at their call sites, reading the variables of
+// the function that defined them as they are when the call runs), comprehensions
+// unrolled over an iterable of known length, the builtins over such iterables
+// (enumerate, zip, sum, any, all, list, tuple, reversed, range), and raise / try /
+// del. What cannot be lowered is an error that names the construct and says that
+// eager and trace modes run it.
+#include <algorithm>
+
+#include "convert/lowerer.h"
+
+namespace d2s::convert {
+
+using ir::TypeKind;
+
+namespace {
+
+const char* const kEagerRuns =
+    "eager and trace modes run it (d2s run --mode eager, or --mode trace)";
+
+}  // namespace
+
+// ------------------------------------------------------- lambdas and closures
+
+Sugared Lowerer::make_closure(const ast::FunctionDef& def, const std::string& name) {
+  Sugared s = Sugared::of_kind(Sugared::Kind::Function, name);
+  s.fn = &def;
+  if (!frames_.empty()) {
+    s.closure = frames_.back().serial;
+    frames_.back().made_closure = true;
+  }
+  return s;
+}
+
+const Binding* Lowerer::closure_binding(const std::string& name) const {
+  if (flag::is_special(name)) return nullptr;
+  int serial = frames_.empty() ? -1 : frames_.back().closure;
+  for (int hops = 0; serial >= 0 && hops <= static_cast<int>(frames_.size()) + 64; ++hops) {
+    const Environment* env = nullptr;
+    int next = -1;
+    for (size_t k = 0; k < frames_.size(); ++k) {
+      if (frames_[k].serial != serial) continue;
+      // A live frame: its variables as they are now (the scope it was in when it
+      // called the next frame; Python closures read variables when they run).
+      env = frames_[k + 1 < frames_.size() ? k + 1 : k].outer_env;
+      next = frames_[k].closure;
+      break;
+    }
+    if (!env) {
+      auto it = finished_frames_.find(serial);
+      if (it == finished_frames_.end()) return nullptr;
+      env = it->second.env.get();
+      next = it->second.closure;
+    }
+    if (const Binding* b = env->lookup(name)) return b;
+    serial = next;
+  }
+  return nullptr;
+}
+
+void Lowerer::keep_closure_frame() {
+  Frame& f = frames_.back();
+  if (!f.made_closure) return;
+  // A nested function may outlive its defining call (`return scaler`): keep the
+  // variables as the call left them.
+  auto env = std::make_unique<Environment>(nullptr);
+  for (const std::string& name : env_->visible_names()) {
+    if (flag::is_special(name)) continue;
+    if (const Binding* b = env_->lookup(name)) env->set(name, *b);
+  }
+  finished_frames_[f.serial] = FinishedFrame{std::move(env), f.closure};
+}
+
+// -------------------------------------------------------------- comprehensions
+
+std::optional<std::vector<Sugared>> Lowerer::known_items(const ast::Expr& iter) {
+  if (iter.kind == ast::ExprKind::Call) {
+    const auto& call = iter.as<ast::Call>();
+    Sugared callee = emit_sugared(*call.func);
+    CallArgs args = emit_args(call);
+    Sugared v = call_sugared(callee, std::move(args), call.range);
+    if (v.kind == Sugared::Kind::Module || v.is_value()) return items_of(v, iter.range);
+    return std::nullopt;
+  }
+  return items_of(emit_sugared(iter), iter.range);
+}
+
+std::optional<std::vector<Sugared>> Lowerer::items_of(const Sugared& v, const SourceRange& range) {
+  if (v.kind == Sugared::Kind::Module) return module_children(v, range);
+  if (!v.is_value()) return std::nullopt;
+  if (std::optional<IValue> c = constant_value(v.value); c && (c->is_list() || c->is_tuple())) {
+    // A list or tuple frozen from a module attribute (`self.sizes`): its items.
+    std::vector<Sugared> out;
+    for (const IValue& item : c->items()) out.push_back(Sugared::of(constant(item, range)));
+    return out;
+  }
+  const ir::Type& t = v.value->type();
+  if (t.kind == TypeKind::Tuple ||
+      (t.kind == TypeKind::List && v.value->node()->kind() == ir::kind::ListConstruct)) {
+    return unpack(v, range);
+  }
+  return std::nullopt;
+}
+
+std::vector<Sugared> Lowerer::require_items(const Sugared& v, const std::string& what,
+                                            const SourceRange& range) {
+  if (auto items = items_of(v, range)) return *items;
+  fail(what +
+           " over a value whose length is not known at conversion time is not supported by "
+           "the parse route",
+       range,
+       std::string("the parse route unrolls it over a range with constant bounds, a tuple, a "
+                   "list written out or a module list; ") +
+           kEagerRuns);
+}
+
+Sugared Lowerer::emit_comp(const ast::Comp& e) {
+  if (e.comp == ast::CompKind::Dict || e.comp == ast::CompKind::Set) {
+    fail(std::string(e.comp == ast::CompKind::Dict ? "a dict" : "a set") +
+             " comprehension is not supported by the parse route (it has no dict or set values "
+             "yet)",
+         e.range, kEagerRuns);
+  }
+  std::vector<ir::Value*> out;
+  comp_level(e, 0, &out);
+  if (out.empty()) {
+    fail("a comprehension that makes an empty list is not supported by the parse route", e.range,
+         std::string("the list's item type is unknown; ") + kEagerRuns);
+  }
+  return Sugared::of(make_list(out, e.range));
+}
+
+void Lowerer::comp_level(const ast::Comp& e, size_t level, std::vector<ir::Value*>* out) {
+  const ast::CompFor& clause = e.generators[level];
+  std::optional<std::vector<Sugared>> items = known_items(*clause.iter);
+  if (!items) {
+    fail(
+        "a comprehension over a value whose length is not known at conversion time is not "
+        "supported by the parse route",
+        clause.iter->range,
+        std::string("the parse route unrolls comprehensions over a range with constant bounds, a "
+                    "tuple, a list written out or a module list; ") +
+            kEagerRuns);
+  }
+  Environment* saved = env_;
+  for (const Sugared& item : *items) {
+    // Each item gets its own scope: comprehension variables do not leak (Python 3).
+    Environment scope(saved);
+    env_ = &scope;
+    assign_target(*clause.target, item, clause.target->range);
+    bool keep = true;
+    for (const ast::ExprPtr& cond : clause.ifs) {
+      std::optional<IValue> cv = static_value(emit_condition(*cond));
+      std::optional<bool> c;
+      if (cv && cv->is_bool()) c = cv->to_bool();
+      if (!c) {
+        env_ = saved;
+        fail(
+            "a comprehension condition that is not known at conversion time is not supported "
+            "by the parse route",
+            cond->range, std::string("write a loop with an if; ") + kEagerRuns);
+      }
+      if (!*c) {
+        keep = false;
+        break;
+      }
+    }
+    if (keep) {
+      if (level + 1 < e.generators.size()) {
+        comp_level(e, level + 1, out);
+      } else {
+        out->push_back(emit_expr(*e.elt));
+      }
+    }
+    env_ = saved;
+  }
+}
+
+// ------------------------------------------------------------------- builtins
+
+std::optional<Sugared> Lowerer::emit_in(ast::CmpOpKind op, const Sugared& lhs, const Sugared& rhs,
+                                        const SourceRange& range) {
+  if (op != ast::CmpOpKind::In && op != ast::CmpOpKind::NotIn) return std::nullopt;
+  std::optional<std::vector<Sugared>> items = items_of(rhs, range);
+  if (!items) return std::nullopt;
+  ir::Value* x = as_value(lhs, range);
+  std::optional<IValue> sx = static_value(x);
+  std::vector<std::function<ir::Value*()>> terms;
+  bool found = false, all_static = sx.has_value();
+  for (const Sugared& item : *items) {
+    ir::Value* v = as_value(item, range);
+    std::optional<IValue> sv = static_value(v);
+    if (sx && sv && !sx->is_tensor() && !sv->is_tensor()) {
+      bool eq = sx->is_string() || sv->is_string()
+                    ? sx->is_string() && sv->is_string() && sx->to_string() == sv->to_string()
+                : sx->is_none() || sv->is_none() ? sx->is_none() && sv->is_none()
+                : (sx->is_int() || sx->is_double() || sx->is_bool()) &&
+                        (sv->is_int() || sv->is_double() || sv->is_bool())
+                    ? sx->to_double() == sv->to_double()
+                    : false;
+      found = found || eq;
+      continue;
+    }
+    all_static = false;
+    terms.push_back([this, x, v, range] {
+      return to_bool(emit_compare(ast::CmpOpKind::Eq, x, v, range), range);
+    });
+  }
+  ir::Value* result;
+  if (all_static || found) {
+    result = bool_const(found);
+  } else if (terms.empty()) {
+    result = bool_const(false);
+  } else {
+    result = emit_short_circuit(terms, false, range);
+  }
+  if (op == ast::CmpOpKind::NotIn) result = emit_not(result, range);
+  return Sugared::of(result);
+}
+
+std::optional<Sugared> Lowerer::call_iter_builtin(const std::string& q, CallArgs& args,
+                                                  const SourceRange& range) {
+  static const char* const kNames[] = {"enumerate", "zip",   "sum",      "any",  "all",
+                                       "list",      "tuple", "reversed", "range"};
+  if (std::none_of(std::begin(kNames), std::end(kNames), [&](const char* n) { return q == n; })) {
+    return std::nullopt;
+  }
+  auto arg_items = [&](size_t i) {
+    return require_items(args.positional[i].value, q + "()", args.positional[i].range);
+  };
+  auto values = [&](const std::vector<Sugared>& items) {
+    std::vector<ir::Value*> vs;
+    for (const Sugared& s : items) vs.push_back(as_value(s, range));
+    return vs;
+  };
+  auto keyword = [&](const char* name) -> const CallArg* {
+    for (const auto& [k, a] : args.keywords) {
+      if (k == name) return &a;
+      fail("TypeError: " + q + "() got an unexpected keyword argument '" + k + "'", a.range);
+    }
+    return nullptr;
+  };
+  if (q == "range") {
+    if (!args.keywords.empty()) fail("TypeError: range() takes no keyword arguments", range);
+    std::vector<int64_t> b;
+    for (const CallArg& a : args.positional) {
+      std::optional<IValue> c = static_value(as_value(a.value, a.range));
+      if (!c || !(c->is_int() || c->is_bool())) {
+        fail(
+            "range() with bounds not known at conversion time is only supported as the iterable "
+            "of a for loop by the parse route",
+            a.range, kEagerRuns);
+      }
+      b.push_back(c->to_int());
+    }
+    if (b.empty() || b.size() > 3) fail("TypeError: range expected 1 to 3 arguments", range);
+    int64_t start = b.size() == 1 ? 0 : b[0], stop = b.size() == 1 ? b[0] : b[1];
+    int64_t step = b.size() == 3 ? b[2] : 1;
+    if (step == 0) fail("ValueError: range() arg 3 must not be zero", range);
+    std::vector<ir::Value*> items;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+      if (items.size() >= 100000)
+        fail("range() of more than 100000 items in the parse route", range);
+      items.push_back(constant(IValue(i), range));
+    }
+    // An empty range is an empty tuple: iterating it (a comprehension's inner clause)
+    // makes no items; a list needs an item type, which an empty range has not.
+    if (items.empty()) return Sugared::of(make_tuple({}, range));
+    return Sugared::of(make_list(items, range));
+  }
+  if (args.positional.empty()) fail("TypeError: " + q + "() needs an argument", range);
+  if (q == "enumerate") {
+    int64_t start = 0;
+    if (const CallArg* s = keyword("start")) {
+      std::optional<IValue> c = static_value(as_value(s->value, s->range));
+      if (!c || !c->is_int()) fail("enumerate(start=) must be a constant int here", s->range);
+      start = c->to_int();
+    }
+    std::vector<ir::Value*> rows;
+    for (const Sugared& item : arg_items(0)) {
+      rows.push_back(make_tuple({constant(IValue(start++), range), as_value(item, range)}, range));
+    }
+    if (rows.empty()) fail("enumerate() of an empty sequence in the parse route", range);
+    return Sugared::of(make_list(rows, range));
+  }
+  if (q == "zip") {
+    std::vector<std::vector<Sugared>> lists;
+    size_t n = SIZE_MAX;
+    for (size_t i = 0; i < args.positional.size(); ++i) {
+      lists.push_back(arg_items(i));
+      n = std::min(n, lists.back().size());
+    }
+    std::vector<ir::Value*> rows;
+    for (size_t k = 0; k < n; ++k) {
+      std::vector<ir::Value*> row;
+      for (const auto& l : lists) row.push_back(as_value(l[k], range));
+      rows.push_back(make_tuple(row, range));
+    }
+    if (rows.empty()) fail("zip() of empty sequences in the parse route", range);
+    return Sugared::of(make_list(rows, range));
+  }
+  if (q == "sum") {
+    ir::Value* acc = constant(IValue(int64_t{0}), range);
+    if (args.positional.size() > 1) acc = as_value(args.positional[1].value, range);
+    if (const CallArg* s = keyword("start")) acc = as_value(s->value, s->range);
+    for (ir::Value* v : values(arg_items(0))) acc = emit_binop(ast::BinOpKind::Add, acc, v, range);
+    return Sugared::of(acc);
+  }
+  if (q == "any" || q == "all") {
+    std::vector<ir::Value*> vs = values(arg_items(0));
+    std::vector<std::function<ir::Value*()>> terms;
+    for (ir::Value* v : vs) terms.push_back([this, v, range] { return to_bool(v, range); });
+    if (terms.empty()) return Sugared::of(bool_const(q == "all"));
+    return Sugared::of(emit_short_circuit(terms, q == "all", range));
+  }
+  std::vector<ir::Value*> vs = values(arg_items(0));
+  if (q == "reversed") std::reverse(vs.begin(), vs.end());
+  if (q == "tuple") return Sugared::of(make_tuple(vs, range));
+  if (vs.empty()) fail("an empty list() in the parse route", range);
+  return Sugared::of(make_list(vs, range));
+}
+
+// ------------------------------------------------------- raise, try, del
+
+void Lowerer::lower_raise(const ast::Raise& stmt) {
+  if (!stmt.exc) {
+    fail("'raise' without an exception is not supported by the parse route", stmt.range,
+         std::string("the parse route has no exception handlers to re-raise from; ") + kEagerRuns);
+  }
+  std::string kind;
+  ir::Value* msg = nullptr;
+  const ast::Expr& e = *stmt.exc;
+  const ast::Expr* callee = e.kind == ast::ExprKind::Call ? e.as<ast::Call>().func.get() : &e;
+  if (callee->kind == ast::ExprKind::Name) kind = callee->as<ast::Name>().id;
+  static const char* const kTypes[] = {
+      "Exception",       "ValueError",        "RuntimeError",   "TypeError",
+      "KeyError",        "IndexError",        "AssertionError", "NotImplementedError",
+      "AttributeError",  "ZeroDivisionError", "StopIteration",  "LookupError",
+      "ArithmeticError", "OverflowError"};
+  if (std::none_of(std::begin(kTypes), std::end(kTypes),
+                   [&](const char* t) { return kind == t; })) {
+    fail("'raise' of this value is not supported by the parse route", e.range,
+         std::string("raise a built-in exception such as ValueError(\"message\"); ") + kEagerRuns);
+  }
+  if (e.kind == ast::ExprKind::Call) {
+    const auto& call = e.as<ast::Call>();
+    if (call.args.size() > 1 || !call.keywords.empty()) {
+      fail("'raise' with more than one argument is not supported by the parse route", e.range,
+           kEagerRuns);
+    }
+    if (!call.args.empty()) {
+      msg = emit_expr(*call.args[0]);
+      if (msg->type().kind != TypeKind::Str) {
+        msg = emit_op("aten::format", {constant(IValue("{}"), e.range), msg}, e.range);
+      }
+    }
+  }
+  if (stmt.cause) (void)emit_sugared(*stmt.cause);
+  if (!msg) msg = constant(IValue(""), stmt.range);
+  ir::Node* raise = graph_.insert(ir::kind::RaiseException, {msg}, 0, stmt.range);
+  raise->set_attr("kind", IValue(kind));
+}
+
+void Lowerer::lower_try(const ast::Try& stmt) {
+  if (!stmt.handlers.empty()) {
+    fail(
+        "'try' with 'except' is not supported by the parse route: a graph has no exception "
+        "handlers (TorchScript has none either)",
+        stmt.handlers[0].range, kEagerRuns);
+  }
+  // try/finally without handlers: the body, then the finally block.
+  lower_body(stmt.body);
+  lower_body(stmt.finalbody);
+}
+
+void Lowerer::lower_delete(const ast::Delete& stmt) {
+  for (const ast::ExprPtr& t : stmt.targets) {
+    if (t->kind != ast::ExprKind::Name) {
+      fail("'del' of anything but a name is not supported by the parse route", t->range,
+           kEagerRuns);
+    }
+    const std::string& name = t->as<ast::Name>().id;
+    (void)lookup_name(name, t->range);  // NameError when unbound
+    env_->poison(name, "NameError: name '" + name + "' is not defined",
+                 "'" + name + "' was deleted with 'del' before this line");
+  }
+}
+
+}  // namespace d2s::convert
