@@ -106,6 +106,7 @@ void register_derivatives(OpRegistry& r) {
   grad::register_derivatives_nn(r);
   grad::register_derivatives_shape(r);
   grad::register_derivatives_loss(r);
+  grad::register_derivatives_conv(r);
   register_backward_ops(r);
 }
 
