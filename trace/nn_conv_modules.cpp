@@ -57,9 +57,10 @@ IValue ntuple(Interpreter& in, const IValue& v, int n, const char* what, const S
   return IValue::tuple(std::move(items));
 }
 
-// An attribute as an int list for an int[] argument (an int, or a tuple as given).
-IValue int_list(const IValue& v) {
-  if (v.is_int()) return IValue::int_list({v.to_int()});
+// An attribute as an int list for an int[n] argument (an int repeated n times, as
+// TorchScript writes it, or a tuple as given).
+IValue int_list(const IValue& v, int n) {
+  if (v.is_int()) return IValue::int_list(std::vector<int64_t>(static_cast<size_t>(n), v.to_int()));
   std::vector<int64_t> items;
   for (const IValue& item : v.items()) items.push_back(item.to_int());
   return IValue::int_list(items);
@@ -271,9 +272,9 @@ LayerCall layer_call(const InstanceValue& m, const SourceRange& range) {
     call.args = {input(),
                  attr("weight"),
                  attr("bias"),
-                 constant(int_list(get(m, "stride"))),
-                 constant(padding.is_string() ? padding : int_list(padding)),
-                 constant(int_list(get(m, "dilation"))),
+                 constant(int_list(get(m, "stride"), spec.spatial)),
+                 constant(padding.is_string() ? padding : int_list(padding, spec.spatial)),
+                 constant(int_list(get(m, "dilation"), spec.spatial)),
                  constant(get(m, "groups"))};
   } else if (type == "Flatten") {
     call.op = "aten::flatten";
@@ -281,7 +282,7 @@ LayerCall layer_call(const InstanceValue& m, const SourceRange& range) {
   } else if (starts(type, "Adaptive")) {
     const bool is_max = starts(type, "AdaptiveMax");
     call.op = std::string("aten::adaptive_") + (is_max ? "max" : "avg") + "_pool" + d;
-    call.args = {input(), constant(int_list(get(m, "output_size")))};
+    call.args = {input(), constant(int_list(get(m, "output_size"), spec.spatial))};
     call.first_of_tuple = is_max && !get(m, "return_indices").to_bool();
   } else if (starts(type, "MaxPool")) {
     const bool indices = get(m, "return_indices").to_bool();
@@ -291,17 +292,17 @@ LayerCall layer_call(const InstanceValue& m, const SourceRange& range) {
     }
     call.op = "aten::max_pool" + d + (indices ? "_with_indices" : "");
     call.args = {input(),
-                 constant(int_list(get(m, "kernel_size"))),
-                 constant(int_list(get(m, "stride"))),
-                 constant(int_list(get(m, "padding"))),
-                 constant(int_list(get(m, "dilation"))),
+                 constant(int_list(get(m, "kernel_size"), spec.spatial)),
+                 constant(int_list(get(m, "stride"), spec.spatial)),
+                 constant(int_list(get(m, "padding"), spec.spatial)),
+                 constant(int_list(get(m, "dilation"), spec.spatial)),
                  constant(get(m, "ceil_mode"))};
   } else {
     call.op = "aten::avg_pool" + d;
     call.args = {input(),
-                 constant(int_list(get(m, "kernel_size"))),
-                 constant(int_list(get(m, "stride"))),
-                 constant(int_list(get(m, "padding"))),
+                 constant(int_list(get(m, "kernel_size"), spec.spatial)),
+                 constant(int_list(get(m, "stride"), spec.spatial)),
+                 constant(int_list(get(m, "padding"), spec.spatial)),
                  constant(get(m, "ceil_mode")),
                  constant(get(m, "count_include_pad"))};
     if (spec.spatial == 2) call.args.push_back(constant(get(m, "divisor_override")));
