@@ -1,10 +1,9 @@
 // The ONNX mapping of convolution and pooling (core/kernels_conv.cpp, kernels_pool.cpp):
 // Conv, MaxPool, AveragePool and GlobalAveragePool/GlobalMaxPool. ONNX pools and
-// convolutions need a batch dim, constant hyperparameters and, for 'same' padding,
-// the weight's kernel size; the forms ONNX has no equal for fail with a message:
-// max_pool2d_with_indices (ONNX indices count over the whole tensor, PyTorch's within
-// a plane), avg_pool with ceil_mode or divisor_override, adaptive pools to sizes other
-// than 1.
+// convolutions need a batch dim and constant hyperparameters; the forms ONNX has no
+// equal for fail with a message: max_pool2d_with_indices (ONNX indices count over the
+// whole tensor, PyTorch's within a plane), avg_pool with ceil_mode or
+// divisor_override, adaptive pools to sizes other than 1.
 #include "core/error.h"
 #include "onnx/export_emitter.h"
 
@@ -88,21 +87,27 @@ void conv(Emitter& e, N n) {
   }
   std::vector<int64_t> begin(spatial, 0), end(spatial, 0);
   const IValue* padding = n.inputs().size() > 4 ? Emitter::constant(n.input(4)) : nullptr;
-  if (padding && padding->is_string()) {
-    if (padding->to_string() == "same") {
-      const ir::Type& w = n.input(1)->type();
-      if (!w.shape || w.shape->size() != spatial + 2) {
-        e.fail(n, "padding='same' exports only with a weight of known shape");
-      }
-      for (size_t i = 0; i < spatial; ++i) {
-        const ir::Dim& k = (*w.shape)[2 + i];
-        if (!k.is_known()) e.fail(n, "padding='same' exports only with a known kernel size");
-        const int64_t total = dilation[i] * (k.size - 1);
-        begin[i] = total / 2;
-        end[i] = total - total / 2;
+  // 'same' pads d * (k - 1) in all, the odd one at the end: ONNX's SAME_UPPER.
+  const bool same = padding && padding->is_string() && padding->to_string() == "same";
+  bool auto_pad = false;
+  if (same) {
+    // Explicit pads where the kernel size is known; else SAME_UPPER, which onnxruntime
+    // runs without dilation only.
+    const ir::Type& w = n.input(1)->type();
+    bool known = w.shape && w.shape->size() == spatial + 2;
+    for (size_t i = 0; known && i < spatial; ++i) known = (*w.shape)[2 + i].is_known();
+    for (size_t i = 0; known && i < spatial; ++i) {
+      const int64_t total = dilation[i] * ((*w.shape)[2 + i].size - 1);
+      begin[i] = total / 2;
+      end[i] = total - total / 2;
+    }
+    auto_pad = !known;
+    for (int64_t d : dilation) {
+      if (auto_pad && d != 1) {
+        e.fail(n, "padding='same' with dilation exports only with a weight of known shape");
       }
     }
-  } else {
+  } else if (!padding || !padding->is_string()) {
     begin = ints_at(e, n, 4, spatial, begin, "padding");
     end = begin;
   }
@@ -112,7 +117,14 @@ void conv(Emitter& e, N n) {
   }
   e.bind(n.output(), e.add1("Conv", ins, [&](onnx::NodeProto* p) {
     attr_ints(p, "strides", stride);
-    attr_ints(p, "pads", both_ends(begin, end));
+    if (auto_pad) {
+      auto* a = p->add_attribute();
+      a->set_name("auto_pad");
+      a->set_type(onnx::AttributeProto::STRING);
+      a->set_s("SAME_UPPER");
+    } else {
+      attr_ints(p, "pads", both_ends(begin, end));
+    }
     attr_ints(p, "dilations", dilation);
     attr_int(p, "group", groups);
   }));
