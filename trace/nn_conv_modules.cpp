@@ -352,7 +352,7 @@ std::string layer_extra_repr(const Interpreter& in, const InstanceValue& m) {
     };
     std::string out = s("in_channels") + ", " + s("out_channels") +
                       ", kernel_size=" + s("kernel_size") + ", stride=" + s("stride");
-    if (!all("padding", 0)) out += ", padding=" + in.py_repr(get(m, "padding"));
+    if (!all("padding", 0)) out += ", padding=" + s("padding");
     if (!all("dilation", 1)) out += ", dilation=" + s("dilation");
     if (get(m, "groups").to_int() != 1) out += ", groups=" + s("groups");
     if (get(m, "bias").is_none()) out += ", bias=False";
