@@ -1,4 +1,5 @@
-// Shape rules of convolution and pooling (core/kernels_conv.cpp, kernels_pool.cpp):
+// Shape rules of convolution and pooling (core/kernels_conv.cpp, kernels_pool.cpp)
+// and of the activations of core/kernels_activation.cpp (the input's shape):
 // leading dims (batch, channels) carry through with their symbols, a convolution's
 // channels are its weight's first dim, and each spatial size follows PyTorch's output
 // formula where the input size and the arguments are known.
@@ -85,6 +86,10 @@ Dims pool_shape(std::string_view k, const Dims& s, const Args& a, size_t spatial
 }  // namespace
 
 std::optional<std::vector<Type>> conv_pool_rule(std::string_view k, const Args& a) {
+  if (in(k, {"hardtanh", "relu6", "elu", "selu"})) {  // activations: a float of x's shape
+    const Dims* s = a.shape(0);
+    return std::vector<Type>{tensor(DType::Float32, s ? std::optional<Dims>(*s) : std::nullopt)};
+  }
   const bool conv = in(k, {"conv1d", "conv2d"});
   const bool pool =
       in(k, {"max_pool1d", "max_pool2d", "max_pool2d_with_indices", "avg_pool1d", "avg_pool2d",

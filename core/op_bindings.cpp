@@ -154,7 +154,11 @@ constexpr const char* kFunctional[] = {"relu",
                                        "avg_pool1d",
                                        "avg_pool2d",
                                        "adaptive_avg_pool1d",
-                                       "adaptive_avg_pool2d"};
+                                       "adaptive_avg_pool2d",
+                                       "hardtanh",
+                                       "relu6",
+                                       "elu",
+                                       "selu"};
 
 constexpr const char* kMath[] = {"sqrt", "exp",   "expm1", "log",     "log2",  "log10", "log1p",
                                  "sin",  "cos",   "tan",   "asin",    "acos",  "atan",  "atan2",

@@ -241,6 +241,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_loss(r);
     kernels::register_conv(r);
     kernels::register_pool(r);
+    kernels::register_activation(r);
     register_derivatives(r);
     return r;
   }();

@@ -1,5 +1,6 @@
 // The ONNX mapping of convolution and pooling (core/kernels_conv.cpp, kernels_pool.cpp):
-// Conv, MaxPool, AveragePool and GlobalAveragePool/GlobalMaxPool. ONNX pools and
+// Conv, MaxPool, AveragePool and GlobalAveragePool/GlobalMaxPool (and the activations
+// hardtanh, relu6, elu, selu: Clip, Elu, Selu). ONNX pools and
 // convolutions need a batch dim and constant hyperparameters; the forms ONNX has no
 // equal for fail with a message: max_pool2d_with_indices (ONNX indices count over the
 // whole tensor, PyTorch's within a plane), avg_pool with ceil_mode or
@@ -190,6 +191,43 @@ void global_pool(Emitter& e, N n, const char* op) {
   }
 }
 
+// hardtanh and relu6: Clip; elu (scale and input_scale 1): Elu; selu: Selu, whose ONNX
+// defaults are PyTorch's constants.
+void clip(Emitter& e, N n) {
+  double lo = 0, hi = 6;
+  if (n.kind() == "aten::hardtanh") {
+    lo = -1;
+    hi = 1;
+    for (size_t i : {size_t{1}, size_t{2}}) {
+      if (i >= n.inputs().size()) continue;
+      const IValue* c = Emitter::constant(n.input(i));
+      if (!c || !c->is_number()) e.fail(n, "hardtanh's bounds must be constant for ONNX export");
+      (i == 1 ? lo : hi) = c->to_double();
+    }
+  }
+  const std::string x = e.name_as(n.input(0), DType::Float32);
+  e.bind(n.output(), e.add1("Clip", {x, e.const_scalar(lo, DType::Float32),
+                                     e.const_scalar(hi, DType::Float32)}));
+}
+
+void elu(Emitter& e, N n) {
+  double v[3] = {1, 1, 1};
+  for (size_t i = 1; i < 4 && i < n.inputs().size(); ++i) {
+    const IValue* c = Emitter::constant(n.input(i));
+    if (!c || !c->is_number()) e.fail(n, "elu's coefficients must be constant for ONNX export");
+    v[i - 1] = c->to_double();
+  }
+  if (v[1] != 1 || v[2] != 1)
+    e.fail(n, "elu with scale or input_scale other than 1 has no ONNX equal");
+  const std::string x = e.name_as(n.input(0), DType::Float32);
+  e.bind(n.output(), e.add1("Elu", {x}, [&](onnx::NodeProto* p) {
+    auto* a = p->add_attribute();
+    a->set_name("alpha");
+    a->set_type(onnx::AttributeProto::FLOAT);
+    a->set_f(static_cast<float>(v[0]));
+  }));
+}
+
 }  // namespace
 
 void add_conv_pool_exports(std::map<std::string, ExportFn>& m) {
@@ -202,6 +240,12 @@ void add_conv_pool_exports(std::map<std::string, ExportFn>& m) {
   m["aten::adaptive_avg_pool1d"] = [](Emitter& e, N n) { global_pool(e, n, "GlobalAveragePool"); };
   m["aten::adaptive_avg_pool2d"] = [](Emitter& e, N n) { global_pool(e, n, "GlobalAveragePool"); };
   m["aten::adaptive_max_pool2d"] = [](Emitter& e, N n) { global_pool(e, n, "GlobalMaxPool"); };
+  m["aten::hardtanh"] = clip;
+  m["aten::relu6"] = clip;
+  m["aten::elu"] = elu;
+  m["aten::selu"] = [](Emitter& e, N n) {
+    e.bind(n.output(), e.add1("Selu", {e.name_as(n.input(0), DType::Float32)}));
+  };
 }
 
 }  // namespace d2s::onnx_io

@@ -1,7 +1,7 @@
-// nn.Conv1d/Conv2d, the pooling layers and nn.Flatten (see nn_layers.h): PyTorch's
-// constructor signatures and checks, attributes as PyTorch stores them (Conv2d's
-// kernel_size as a tuple, MaxPool2d's as given), default initialisation, extra_repr,
-// and the op each forward runs.
+// nn.Conv1d/Conv2d, the pooling layers, nn.Flatten and the activation modules (see
+// nn_layers.h): PyTorch's constructor signatures and checks, attributes as PyTorch
+// stores them (Conv2d's kernel_size as a tuple, MaxPool2d's as given), default
+// initialisation, extra_repr, and the op each forward runs.
 #include <cmath>
 
 #include "trace/nn_layers.h"
@@ -26,7 +26,57 @@ const LayerSpec kLayers[] = {
     {"AdaptiveAvgPool2d", 2},
     {"AdaptiveMaxPool2d", 2},
     {"Flatten", 0},
+    {"LeakyReLU", 0},
+    {"SiLU", 0},
+    {"Softplus", 0},
+    {"Softmax", 0},
+    {"LogSoftmax", 0},
+    {"Hardtanh", 0},
+    {"ReLU6", 0},
+    {"ELU", 0},
+    {"SELU", 0},
 };
+
+// The activation modules: constructor parameters (PyTorch's order and defaults) and
+// the op their forward runs with the input and those attributes, in order.
+struct ActivationSpec {
+  const char* name;
+  const char* op;
+  std::vector<ParamSpec> params;
+  std::vector<const char*> op_attrs;
+};
+
+const std::vector<ActivationSpec>& activations() {
+  static const std::vector<ActivationSpec> specs = {
+      {"LeakyReLU",
+       "aten::leaky_relu",
+       {{"negative_slope", IValue(0.01)}, {"inplace", IValue(false)}},
+       {"negative_slope"}},
+      {"SiLU", "aten::silu", {{"inplace", IValue(false)}}, {}},
+      {"Softplus",
+       "aten::softplus",
+       {{"beta", IValue(int64_t{1})}, {"threshold", IValue(int64_t{20})}},
+       {"beta", "threshold"}},
+      {"Softmax", "aten::softmax", {{"dim", IValue()}}, {"dim"}},
+      {"LogSoftmax", "aten::log_softmax", {{"dim", IValue()}}, {"dim"}},
+      {"Hardtanh",
+       "aten::hardtanh",
+       {{"min_val", IValue(-1.0)}, {"max_val", IValue(1.0)}, {"inplace", IValue(false)}},
+       {"min_val", "max_val"}},
+      // nn.ReLU6 is Hardtanh(0., 6.): its forward runs aten::hardtanh, as TorchScript's.
+      {"ReLU6", "aten::hardtanh", {{"inplace", IValue(false)}}, {"min_val", "max_val"}},
+      {"ELU", "aten::elu", {{"alpha", IValue(1.0)}, {"inplace", IValue(false)}}, {"alpha"}},
+      {"SELU", "aten::selu", {{"inplace", IValue(false)}}, {}},
+  };
+  return specs;
+}
+
+const ActivationSpec* activation_of(const std::string& type) {
+  for (const ActivationSpec& a : activations()) {
+    if (type == a.name) return &a;
+  }
+  return nullptr;
+}
 
 const LayerSpec& spec_of(const std::string& type) {
   for (const LayerSpec& s : kLayers) {
@@ -246,6 +296,35 @@ const std::vector<std::string>& layer_class_names() {
 void construct_layer(Interpreter& in, const IValue& self, InstanceValue& inst, ValueList args,
                      Kwargs kwargs, const SourceRange& range) {
   const LayerSpec& spec = spec_of(inst.type);
+  if (const ActivationSpec* act = activation_of(inst.type)) {
+    ValueList a =
+        bind_args("nn." + inst.type, act->params, std::move(args), std::move(kwargs), range);
+    for (size_t i = 0; i < a.size(); ++i) {
+      const std::string name = act->params[i].name;
+      if (name == "inplace") {
+        if (in.truthy(a[i], range)) {
+          in.fail("nn." + inst.type + "(inplace=True) is not supported by d2s", range,
+                  "use inplace=False (the default); the result is the same value");
+        }
+        in.setattr(self, name, IValue(false), range);
+      } else if (name == "dim") {
+        in.setattr(self, name,
+                   a[i].is_none() ? IValue()
+                                  : IValue(in.to_index(a[i], PyConversion::Scalar, range, "dim")),
+                   range);
+      } else {
+        std::optional<IValue> v = in.to_number(a[i], PyConversion::Scalar, range);
+        if (!v)
+          in.fail("TypeError: " + name + " must be a number, not " + py_type_name(a[i]), range);
+        in.setattr(self, name, *v, range);
+      }
+    }
+    if (inst.type == "ReLU6") {
+      in.setattr(self, "min_val", IValue(0.0), range);
+      in.setattr(self, "max_val", IValue(6.0), range);
+    }
+    return;
+  }
   if (starts(inst.type, "Conv")) {
     construct_conv(in, self, spec.spatial, std::move(args), std::move(kwargs), range);
   } else if (inst.type == "Flatten") {
@@ -266,6 +345,12 @@ LayerCall layer_call(const InstanceValue& m, const SourceRange& range) {
   const LayerSpec& spec = spec_of(type);
   const std::string d = std::to_string(spec.spatial) + "d";
   LayerCall call;
+  if (const ActivationSpec* act = activation_of(type)) {
+    call.op = act->op;
+    call.args = {input()};
+    for (const char* name : act->op_attrs) call.args.push_back(constant(get(m, name)));
+    return call;
+  }
   if (starts(type, "Conv")) {
     const IValue padding = get(m, "padding");
     call.op = "aten::conv" + d;
@@ -340,6 +425,12 @@ IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
 std::string layer_extra_repr(const Interpreter& in, const InstanceValue& m) {
   const std::string& type = m.type;
   auto s = [&](const char* name) { return in.py_str(get(m, name)); };
+  if (type == "LeakyReLU") return "negative_slope=" + s("negative_slope");
+  if (type == "Softplus") return "beta=" + s("beta") + ", threshold=" + s("threshold");
+  if (type == "Softmax" || type == "LogSoftmax") return "dim=" + s("dim");
+  if (type == "Hardtanh") return "min_val=" + s("min_val") + ", max_val=" + s("max_val");
+  if (type == "ELU") return "alpha=" + s("alpha");
+  if (activation_of(type)) return "";  // SiLU, ReLU6, SELU
   if (starts(type, "Conv")) {
     const int n = spec_of(type).spatial;
     auto all = [&](const char* name, int64_t v) {

@@ -1,9 +1,11 @@
-// The convolution, pooling and reshaping layers of torch.nn that d2s implements
-// itself (nn_conv_modules.cpp): Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d,
-// AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, Flatten. They are
-// built-in modules of kind NnKind::Layer. Each one's forward is one registry op over
-// its input, its parameters and its hyperparameters (LayerCall), so the interpreter
-// (eager and trace) and the lowering (parse) run the same op with the same arguments.
+// The convolution, pooling, reshaping and activation layers of torch.nn that d2s
+// implements itself (nn_conv_modules.cpp): Conv1d, Conv2d, MaxPool1d, MaxPool2d,
+// AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d,
+// Flatten, LeakyReLU, SiLU, Softplus, Softmax, LogSoftmax, Hardtanh, ReLU6, ELU and
+// SELU. They are built-in modules of kind NnKind::Layer. Each one's forward is one
+// registry op over its input, its parameters and its hyperparameters (LayerCall), so
+// the interpreter (eager and trace) and the lowering (parse) run the same op with the
+// same arguments.
 #pragma once
 
 #include <string>

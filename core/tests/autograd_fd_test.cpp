@@ -225,6 +225,15 @@ const std::map<std::string, Case>& cases() {
     for (const char* n : {"aten::adaptive_avg_pool2d", "aten::adaptive_max_pool2d"}) {
       c[n] = [](Inputs& in) { return ValueList{in.t({1, 2, 5, 6}), ints({3, 4})}; };
     }
+    // Activations (core/derivatives_activation.cpp), away from their kinks.
+    c["aten::hardtanh"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}, Kind::Unit), IValue(-0.05), IValue(0.9)};
+    };
+    c["aten::relu6"] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
+    c["aten::elu"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}), IValue(1.5), IValue(1.2), IValue(0.8)};
+    };
+    c["aten::selu"] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
     c["aten::dropout"] = [](Inputs& in) {
       return ValueList{in.t({2, 3}), IValue(0.5), IValue(true), IValue(false)};
     };

@@ -1,4 +1,4 @@
-# repr() of the conv, pool and Flatten modules as PyTorch prints them (extra_repr),
+# repr() of the conv, pool, Flatten and activation modules as PyTorch prints them (extra_repr),
 # also inside a Sequential. Eager mode only: the parse route, like torch.jit.script,
 # cannot print a module.
 import torch
@@ -23,6 +23,9 @@ class Model(nn.Module):
             nn.AdaptiveMaxPool2d(2),
             nn.Flatten(),
             nn.Sequential(nn.Conv2d(1, 2, 3), nn.MaxPool2d(2)),
+            nn.LeakyReLU(), nn.LeakyReLU(0.2), nn.SiLU(), nn.Softplus(), nn.Softplus(2, 5.0),
+            nn.Softmax(dim=1), nn.Softmax(), nn.LogSoftmax(-1), nn.Hardtanh(), nn.Hardtanh(-2, 3),
+            nn.ReLU6(), nn.ELU(), nn.ELU(0.5), nn.SELU(),
         ])
 
     def forward(self, x):
