@@ -241,6 +241,8 @@ Sugared Lowerer::call_nn_forward(const Sugared& module, CallArgs& args, const So
     }
     case NnKind::Dropout:
       return Sugared::of(emit_op("aten::dropout", {x, attr("p"), attr("training")}, range));
+    case NnKind::Layer:
+      return call_layer_forward(module, x, range);
     case NnKind::Sequential: {
       Sugared h = Sugared::of(x);
       for (const Sugared& child : module_children(module, range)) {

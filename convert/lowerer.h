@@ -186,6 +186,8 @@ class Lowerer {
   // The forward of a built-in module (nn.Linear, nn.Sequential, ...), also for a class
   // deriving from nn.Sequential that calls super().forward(x).
   Sugared call_nn_forward(const Sugared& module, CallArgs& args, const SourceRange& range);
+  // The forward of a convolution, pooling or Flatten layer: its op (lower_layers.cpp).
+  Sugared call_layer_forward(const Sugared& module, ir::Value* x, const SourceRange& range);
   // The children of a Sequential / ModuleList, for unrolled iteration and indexing.
   std::vector<Sugared> module_children(const Sugared& module, const SourceRange& range);
   const ast::FunctionDef* find_method(const std::string& class_name,

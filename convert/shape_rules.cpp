@@ -262,6 +262,8 @@ bool infer_node_types(ir::Node& n) {
       if (w->size() == 2) shape->push_back((*w)[0]);
     }
     out = tensor(self.dtype, shape);
+  } else if (auto cp = conv_pool_rule(k, a)) {
+    outs = *cp;
   } else if (auto l = layout_rule(k, a, n)) {
     out = l;
   } else if (auto c = creation_rule(k, a, n)) {

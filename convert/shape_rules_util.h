@@ -234,5 +234,7 @@ inline Dim quotient(const Product& all, const Product& part) {
 // creating op `k` (base name without "aten::"), or nullopt when `k` is not one.
 std::optional<Type> layout_rule(std::string_view k, const Args& a, const ir::Node& n);
 std::optional<Type> creation_rule(std::string_view k, const Args& a, const ir::Node& n);
+// Convolution, pooling, hardtanh/relu6/elu/selu (shape_rules_conv.cpp): every result's type.
+std::optional<std::vector<Type>> conv_pool_rule(std::string_view k, const Args& a);
 
 }  // namespace d2s::convert::shape_detail

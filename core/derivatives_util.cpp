@@ -106,6 +106,8 @@ void register_derivatives(OpRegistry& r) {
   grad::register_derivatives_nn(r);
   grad::register_derivatives_shape(r);
   grad::register_derivatives_loss(r);
+  grad::register_derivatives_conv(r);
+  grad::register_derivatives_activation(r);
   register_backward_ops(r);
 }
 

@@ -22,6 +22,8 @@ void register_derivatives_reduce(OpRegistry& r);       // sum, mean, max, norm, 
 void register_derivatives_linalg(OpRegistry& r);       // mm, matmul, linear, t, ...
 void register_derivatives_nn(OpRegistry& r);           // activations, softmax, norms, losses
 void register_derivatives_shape(OpRegistry& r);
+void register_derivatives_conv(OpRegistry& r);        // convolution, pooling
+void register_derivatives_activation(OpRegistry& r);  // hardtanh, relu6, elu, selu
 void register_derivatives_loss(OpRegistry& r);  // l1, smooth_l1, nll, cross_entropy, bce        //
                                                 // views, cat, select, slice, ...
 

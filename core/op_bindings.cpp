@@ -146,7 +146,19 @@ constexpr const char* kFunctional[] = {"relu",
                                        "l1_loss",
                                        "smooth_l1_loss",
                                        "nll_loss",
-                                       "binary_cross_entropy_with_logits"};
+                                       "binary_cross_entropy_with_logits",
+                                       "conv1d",
+                                       "conv2d",
+                                       "max_pool1d",
+                                       "max_pool2d",
+                                       "avg_pool1d",
+                                       "avg_pool2d",
+                                       "adaptive_avg_pool1d",
+                                       "adaptive_avg_pool2d",
+                                       "hardtanh",
+                                       "relu6",
+                                       "elu",
+                                       "selu"};
 
 constexpr const char* kMath[] = {"sqrt", "exp",   "expm1", "log",     "log2",  "log10", "log1p",
                                  "sin",  "cos",   "tan",   "asin",    "acos",  "atan",  "atan2",
@@ -163,6 +175,8 @@ const Table& functions() {
     }
     for (const char* n : kMath) t[std::string("math.") + n] = std::string("aten::") + n;
     t["torch.nn.functional.cross_entropy"] = "aten::cross_entropy_loss";
+    t["torch.conv1d"] = "aten::conv1d";
+    t["torch.conv2d"] = "aten::conv2d";
     t["torch.clip"] = "aten::clamp";
     t["torch.concat"] = "aten::cat";
     t["torch.concatenate"] = "aten::cat";

@@ -239,6 +239,9 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_nn(r);
     kernels::register_autograd_ops(r);
     kernels::register_loss(r);
+    kernels::register_conv(r);
+    kernels::register_pool(r);
+    kernels::register_activation(r);
     register_derivatives(r);
     return r;
   }();

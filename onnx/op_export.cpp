@@ -12,6 +12,9 @@
 
 namespace d2s::onnx_io {
 
+// Convolution and pooling (op_export_conv.cpp).
+void add_conv_pool_exports(std::map<std::string, ExportFn>& m);
+
 namespace {
 
 using Fn = ExportFn;
@@ -827,6 +830,7 @@ const std::map<std::string, Fn>& table() {
     m["prim::TupleUnpack"] = unpack;
     m["prim::ListUnpack"] = unpack;
     m["prim::Uninitialized"] = uninitialized;
+    add_conv_pool_exports(m);
     return m;
   }();
   return t;

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "trace/interp.h"
+#include "trace/nn_layers.h"
 
 namespace d2s::interp {
 
@@ -30,7 +31,7 @@ NnKind nn_kind(const std::string& type) {
   for (const auto& [name, kind] : kKinds) {
     if (type == name) return kind;
   }
-  return NnKind::None;
+  return is_layer_class(type) ? NnKind::Layer : NnKind::None;
 }
 
 // A new float32 tensor; errors (too many elements) get the constructor's range.
@@ -178,6 +179,9 @@ IValue Interpreter::construct_nn(const std::string& qualname, ValueList args, Kw
     case NnKind::ModuleList:
       fill_container(*inst, std::move(args), std::move(kwargs), fname, range);
       break;
+    case NnKind::Layer:
+      construct_layer(*this, self, *inst, std::move(args), std::move(kwargs), range);
+      break;
     case NnKind::None:
       fail("internal error: unknown nn module " + qualname, range);
   }
@@ -226,6 +230,8 @@ IValue Interpreter::forward_nn(InstanceValue& m, ValueList args, Kwargs kwargs,
     case NnKind::Dropout:
       return call_op("aten::dropout", {x, attr("p"), IValue(truthy(attr("training"), range))}, {},
                      range);
+    case NnKind::Layer:
+      return layer_forward(*this, m, x, range);
     case NnKind::Sequential: {
       IValue h = x;
       for (const std::string& c : m.children) h = call_value(*m.get(c), {h}, {}, range);
@@ -294,6 +300,9 @@ std::string Interpreter::module_repr(const InstanceValue& m, int depth) const {
       break;
     case NnKind::Dropout:
       extra = "p=" + py_str(attr("p")) + ", inplace=" + py_str(attr("inplace"));
+      break;
+    case NnKind::Layer:
+      extra = layer_extra_repr(*this, m);
       break;
     default:
       break;

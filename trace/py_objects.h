@@ -89,7 +89,8 @@ enum class NnKind {
   Dropout,
   Sequential,
   ModuleList,
-  Identity
+  Identity,
+  Layer  // convolution, pooling, Flatten (trace/nn_layers.h)
 };
 
 class ClassValue;

@@ -7,6 +7,7 @@
 
 #include "trace/interp.h"
 #include "trace/native_value.h"
+#include "trace/nn_layers.h"
 
 namespace d2s::interp {
 
@@ -50,7 +51,7 @@ bool is_nn_class(const std::string& qualname) {
   for (const char* c : kNnClasses) {
     if (qualname == std::string("torch.nn.") + c) return true;
   }
-  return false;
+  return qualname.rfind("torch.nn.", 0) == 0 && is_layer_class(qualname.substr(9));
 }
 
 }  // namespace
@@ -121,6 +122,7 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
   }
   if (ns == "torch.nn") {
     for (const char* c : kNnClasses) candidates.push_back(c);
+    for (const std::string& c : layer_class_names()) candidates.push_back(c);
   }
   if (ns == "math") {
     for (const auto& [name, f] : math_functions()) candidates.push_back(name);

@@ -175,6 +175,65 @@ const std::map<std::string, Case>& cases() {
     c["aten::layer_norm"] = [](Inputs& in) {
       return ValueList{in.t({2, 3}), ints({3}), in.t({3}), in.t({3}), IValue(1e-5), IValue(true)};
     };
+    // Convolution and pooling (core/derivatives_conv.cpp): strides, padding, dilation,
+    // groups, 'same' with an even kernel, ceil_mode windows.
+    c["aten::conv1d"] = [](Inputs& in) {
+      return ValueList{in.t({2, 4, 7}), in.t({6, 2, 3}), in.t({6}), ints({2}),
+                       ints({1}),       ints({2}),       2};
+    };
+    c["aten::conv1d.padding"] = [](Inputs& in) {
+      return ValueList{in.t({1, 3, 6}), in.t({2, 3, 4}), IValue(), ints({1}),
+                       s("same"),       ints({1}),       1};
+    };
+    c["aten::conv2d"] = [](Inputs& in) {
+      return ValueList{in.t({2, 2, 5, 4}), in.t({4, 1, 3, 2}), in.t({4}), ints({2, 1}),
+                       ints({2, 1}),       ints({1, 2}),       2};
+    };
+    c["aten::conv2d.padding"] = [](Inputs& in) {
+      return ValueList{in.t({1, 2, 4, 5}), in.t({3, 2, 2, 3}), in.t({3}), ints({1, 1}),
+                       s("same"),          ints({2, 1}),       1};
+    };
+    // max_pool1d: distinct values 0.1 apart, so that no step of the differences moves a
+    // window's maximum (random values may nearly tie).
+    c["aten::max_pool1d"] = [](Inputs&) {
+      std::vector<float> v(28);
+      for (size_t j = 0; j < v.size(); ++j) v[j] = static_cast<float>((j * 5) % 28) * 0.1f - 1.4f;
+      return ValueList{IValue(Tensor::from_floats({2, 2, 7}, v)),
+                       ints({3}),
+                       ints({2}),
+                       ints({1}),
+                       ints({1}),
+                       IValue(true)};
+    };
+    for (const char* n : {"aten::max_pool2d", "aten::max_pool2d_with_indices"}) {
+      c[n] = [](Inputs& in) {
+        return ValueList{in.t({1, 2, 5, 6}), ints({3, 2}), ints({2, 1}),
+                         ints({1, 1}),       ints({1, 2}), IValue(true)};
+      };
+    }
+    c["aten::avg_pool1d"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3, 7}), ints({3}),    ints({2}),
+                       ints({1}),       IValue(true), IValue(false)};
+    };
+    c["aten::avg_pool2d"] = [](Inputs& in) {
+      return ValueList{in.t({1, 2, 5, 6}), ints({3, 2}),  ints({2, 1}), ints({1, 1}),
+                       IValue(true),       IValue(false), IValue()};
+    };
+    c["aten::adaptive_avg_pool1d"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3, 7}), ints({4})};
+    };
+    for (const char* n : {"aten::adaptive_avg_pool2d", "aten::adaptive_max_pool2d"}) {
+      c[n] = [](Inputs& in) { return ValueList{in.t({1, 2, 5, 6}), ints({3, 4})}; };
+    }
+    // Activations (core/derivatives_activation.cpp), away from their kinks.
+    c["aten::hardtanh"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}, Kind::Unit), IValue(-0.05), IValue(0.9)};
+    };
+    c["aten::relu6"] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
+    c["aten::elu"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}), IValue(1.5), IValue(1.2), IValue(0.8)};
+    };
+    c["aten::selu"] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
     c["aten::dropout"] = [](Inputs& in) {
       return ValueList{in.t({2, 3}), IValue(0.5), IValue(true), IValue(false)};
     };

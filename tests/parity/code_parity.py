@@ -11,9 +11,10 @@ every graph kind:
 - reroll: the same with --reroll (the trace's unrolled loops folded back),
 the emitted code is run by real PyTorch on the set and must give d2s's eager
 outputs (`d2s run NAME.py`, rtol 1e-5 / atol 1e-6), and `d2s parse` of the emitted
-code must give the graph it came from: the same count of every op kind (constants
-left out; the asserts that re-check a trace's guards and the torch.tensor(...) of
-a trace's tensor constants counted as the guard and the constant they stand for)
+code must give the graph it came from: the same count of every op kind (constants,
+and lists built of constants only, left out; the asserts that re-check a trace's
+guards and the torch.tensor(...) of a trace's tensor constants counted as the guard
+and the constant they stand for)
 and the same prim::If / prim::Loop nesting.
 
 A class sample's parameters are arguments of the emitted function; the comment
@@ -101,6 +102,7 @@ def walk(nodes):
 def counts_and_structure(graph, skip_lines=()):
     counts = {}
     structure = []
+    constant_ids = set()  # outputs of plain constants and of lists built of them
     for kind, depth, line, node in walk(graph.get("nodes") or []):
         if line in skip_lines:
             continue
@@ -109,7 +111,14 @@ def counts_and_structure(graph, skip_lines=()):
             if isinstance(value, dict) and "tensor" in value:
                 kind = "tensor constant"
             else:
+                constant_ids.update(o["id"] for o in node.get("outputs") or [])
                 continue
+        # A list literal of constants ([2, 2] in emitted code) is the constant list a
+        # trace records for the same argument: left out like other constants.
+        if kind == "prim::ListConstruct" and all(i in constant_ids
+                                                 for i in node.get("inputs") or []):
+            constant_ids.update(o["id"] for o in node.get("outputs") or [])
+            continue
         if kind == "prim::Guard":
             kind = "guard"
         counts[kind] = counts.get(kind, 0) + 1

@@ -1,0 +1,48 @@
+// The convolution, pooling, reshaping and activation layers of torch.nn that d2s
+// implements itself (nn_conv_modules.cpp): Conv1d, Conv2d, MaxPool1d, MaxPool2d,
+// AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d,
+// Flatten, LeakyReLU, SiLU, Softplus, Softmax, LogSoftmax, Hardtanh, ReLU6, ELU and
+// SELU. They are built-in modules of kind NnKind::Layer. Each one's forward is one
+// registry op over its input, its parameters and its hyperparameters (LayerCall), so
+// the interpreter (eager and trace) and the lowering (parse) run the same op with the
+// same arguments.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "trace/interp.h"
+
+namespace d2s::interp {
+
+bool is_layer_class(const std::string& type);  // "Conv2d", ...
+const std::vector<std::string>& layer_class_names();
+
+// One argument of a layer's op: the forward's input, an attribute of the module (a
+// parameter, or None), or a constant taken from the module's hyperparameters.
+struct LayerArg {
+  enum class Kind { Input, Attr, Const };
+  Kind kind = Kind::Input;
+  std::string attr;
+  IValue value;
+};
+struct LayerCall {
+  std::string op;
+  std::vector<LayerArg> args;
+  bool first_of_tuple = false;  // the op returns (values, indices); forward gives values
+};
+// The op a layer's forward runs. Throws a d2s::Error at `range` for a configuration
+// d2s does not run (MaxPool1d's return_indices).
+LayerCall layer_call(const InstanceValue& m, const SourceRange& range);
+
+// Fills a new layer instance from its constructor's arguments (PyTorch's signature,
+// checks, attributes and default initialisation).
+void construct_layer(Interpreter& in, const IValue& self, InstanceValue& inst, ValueList args,
+                     Kwargs kwargs, const SourceRange& range);
+// forward(x) in the interpreter.
+IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
+                     const SourceRange& range);
+// PyTorch's extra_repr of the layer.
+std::string layer_extra_repr(const Interpreter& in, const InstanceValue& m);
+
+}  // namespace d2s::interp
