@@ -91,7 +91,20 @@ std::vector<int64_t> Importer::need_ints(const ir::Value* v, const char* what) c
                 "runtime " + std::string(what));
   }
   std::vector<int64_t> out;
-  for (int64_t i = 0; i < t->numel(); ++i) out.push_back(static_cast<int64_t>(t->value_at(i)));
+  for (int64_t i = 0; i < t->numel(); ++i) {
+    if (t->dtype() == DType::Int64) {
+      // Exactly: a slice's open end is INT64_MAX, which a double cannot hold.
+      out.push_back(t->data<int64_t>()[i]);
+      continue;
+    }
+    const double d = t->value_at(i);
+    if (!(d >= -9.2e18 && d <= 9.2e18)) {
+      unsupported(
+          std::string("its ") + what + " holds " + std::to_string(d) + ", which is not an int64",
+          "non-integer " + std::string(what));
+    }
+    out.push_back(static_cast<int64_t>(d));
+  }
   return out;
 }
 
