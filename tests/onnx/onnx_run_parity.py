@@ -9,6 +9,9 @@ seeded parameters. ONNX has no default arguments, so the file gets the entry's d
 where a set leaves them out. This checks the exporter and the importer against each
 other and against eager mode, without onnxruntime.
 
+`d2s code` of each file is then run by real PyTorch on every set (with the parameters
+d2s's eager run used) and must give the same outputs: the ONNX -> IR -> Python round trip.
+
 Then programs/export_call.py runs in `d2s run`: its torch.onnx.export call (with
 dynamic_axes) writes model.onnx, whose input's batch dim must be free, and `d2s run` of
 that file at batch 3 must print what the program's eager model printed.
@@ -16,7 +19,9 @@ that file at batch 3 must print what the program's eager model printed.
     onnx_run_parity.py D2S
 """
 
+import inspect
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -28,6 +33,7 @@ import parity_common as pc  # noqa: E402  (exits 2 without torch, numpy, yaml)
 from onnx_judge import full_args  # noqa: E402
 
 import numpy as np  # noqa: E402
+import torch  # noqa: E402
 import yaml  # noqa: E402
 
 
@@ -71,8 +77,9 @@ def check(d2s, sample, tmp):
                        capture_output=True, text=True, timeout=120, cwd=tmp)
     if p.returncode != 0:
         raise pc.Mismatch(f"d2s export failed: {pc.first_lines(p.stderr)}")
-    eager = outputs_of(d2s, ["run", path, "--inputs", full_file], os.path.join(tmp, "eager.yaml"),
-                       tmp)
+    weights = os.path.join(tmp, sample + ".weights.yaml")
+    eager = outputs_of(d2s, ["run", path, "--inputs", full_file, "--dump-weights", weights],
+                       os.path.join(tmp, "eager.yaml"), tmp)
     from_file = outputs_of(d2s, ["run", onnx_file, "--inputs", full_file],
                            os.path.join(tmp, "onnx.yaml"), tmp)
     for i, (want, got) in enumerate(zip(eager, from_file)):
@@ -84,7 +91,51 @@ def check(d2s, sample, tmp):
                 raise pc.Mismatch(f"set {i} output {j}: shape {list(a.shape)}, eager {list(b.shape)}")
             if not np.allclose(a, b, rtol=pc.RTOL, atol=pc.ATOL, equal_nan=True):
                 raise pc.Mismatch(f"set {i} output {j}: max abs diff {np.nanmax(np.abs(a - b)):.3g}")
+    check_code(d2s, sample, onnx_file, full, eager, weights, tmp)
     return len(sets)
+
+
+def check_code(d2s, sample, onnx_file, sets, eager, weights, tmp):
+    """`d2s code` of the file: real PyTorch runs the emitted function on every set, with
+    the parameters d2s's eager run used, and must give d2s's eager outputs."""
+    code_file = os.path.join(tmp, sample + "_onnx_code.py")
+    p = subprocess.run([d2s, "code", onnx_file, "-o", code_file], capture_output=True, text=True,
+                       timeout=120, cwd=tmp)
+    if p.returncode != 0:
+        raise pc.Mismatch(f"d2s code failed: {pc.first_lines(p.stderr)}")
+    with open(code_file, encoding="utf-8") as f:
+        text = f.read()
+    scope = {"__name__": "onnx_code"}
+    exec(compile(text, code_file, "exec"), scope)
+    fns = [v for k, v in scope.items() if inspect.isfunction(v)]
+    if len(fns) != 1:
+        raise pc.Mismatch(f"the code defines {len(fns)} functions")
+    # `#   linear1_weight: linear1.weight`: the argument of each state_dict entry.
+    state_names = dict(re.findall(r"^#   (\w+): (\S+)$", text, re.M))
+    state = pc.load_yaml(weights) or {} if os.path.exists(weights) else {}
+    params = list(inspect.signature(fns[0]).parameters)
+    for i, (s, want) in enumerate(zip(sets, eager)):
+        args = []
+        for name in params:
+            if name in s:
+                args.append(pc.make_value(s[name], name, i, 0))
+            elif name in state_names:
+                args.append(pc.make_tensor(state[state_names[name]], name, i, 0))
+            else:
+                raise pc.Mismatch(f"the code's argument '{name}' is neither an input nor a "
+                                  "parameter")
+        with torch.no_grad():
+            result = fns[0](*args)
+        got = [np.array(r.detach().to(torch.float64).numpy() if isinstance(r, torch.Tensor)
+                        else float(r)) for r in pc.expected_outputs(result)]
+        w = flat(want)
+        if len(got) != len(w):
+            raise pc.Mismatch(f"code, set {i}: {len(got)} outputs, eager {len(w)}")
+        for j, (a, b) in enumerate(zip(got, w)):
+            if a.shape != b.shape or not np.allclose(a, b, rtol=pc.RTOL, atol=pc.ATOL,
+                                                     equal_nan=True):
+                raise pc.Mismatch(f"code, set {i} output {j}: PyTorch gives {pc.short(a.tolist())}, "
+                                  f"eager {pc.short(b.tolist())}")
 
 
 def check_export_call(d2s, tmp):
