@@ -1,10 +1,11 @@
-// d2s code MODEL.py|GRAPH.yaml [--route parse|trace] [--inputs IN.yaml] [--reroll]
+// d2s code MODEL.py|GRAPH.yaml|MODEL.onnx [--route parse|trace] [--inputs IN.yaml] [--reroll]
 //                               [--entry NAME] [--weights W.yaml] [-o OUT.py]
 //
 // Writes a graph back as Python that PyTorch runs and `d2s parse` reads
 // (convert/codegen.h, docs/code.md): a program's parsed graph (the default) or its
 // trace on the first input set (--route trace; --reroll folds the unrolled loops
-// back first), or a graph file as it is. Without -o the code goes to stdout.
+// back first), or a graph file or an imported ONNX model as it is. Without -o the code
+// goes to stdout.
 #include <iostream>
 
 #include "cli/commands.h"
@@ -34,11 +35,12 @@ void refuse(const std::string& what, const std::string& hint) {
 
 int run_code(const CodeCmd& o) {
   require_readable(o.input);
-  const bool graph_file = is_yaml_path(o.input);
+  const bool onnx_file = is_onnx_path(o.input);
+  const bool graph_file = is_yaml_path(o.input) || onnx_file;
   if (!graph_file && extension_of(o.input) != ".py") {
     refuse("'" + o.input + "' is neither a model program nor a graph",
-           "give a .py model program or a .yaml graph (written by d2s parse/trace/grad); "
-           "ONNX models are not read yet");
+           "give a .py model program, a .yaml graph (written by d2s parse/trace/grad) or an "
+           ".onnx model");
   }
   if (graph_file && o.route_option->count() > 0) {
     refuse("--route applies to a model program, not to a graph file ('" + o.input + "')",
@@ -58,7 +60,12 @@ int run_code(const CodeCmd& o) {
   if (!o.flags.weights.empty()) weights = load_weights(o.flags.weights, o.flags.seed);
   std::unique_ptr<ir::Graph> graph;
   convert::CodegenOptions options;
-  if (graph_file) {
+  if (onnx_file) {
+    // The initializers are the graph's last inputs: module parameters, by their names.
+    std::vector<std::pair<std::string, Tensor>> initializers;
+    graph = load_onnx_graph(o.input, &initializers);
+    options.num_arguments = static_cast<int>(graph->inputs().size() - initializers.size());
+  } else if (graph_file) {
     graph = ir::load_graph_yaml(o.input);
   } else if (o.route == "parse") {
     InputFile inputs;
@@ -93,9 +100,10 @@ Command setup_code(CLI::App& app) {
       "code",
       "Write a graph back as Python code that PyTorch runs and d2s parse reads: a program's "
       "parsed or traced graph, or a graph file");
-  cmd->add_option("INPUT", o->input, "the model program (.py) or graph file (.yaml)")
+  cmd->add_option("INPUT", o->input,
+                  "the model program (.py), graph file (.yaml) or ONNX model (.onnx)")
       ->required()
-      ->type_name("MODEL.py|GRAPH.yaml");
+      ->type_name("MODEL.py|GRAPH.yaml|MODEL.onnx");
   o->route_option =
       cmd->add_option("--route", o->route,
                       "for a .py: the parsed graph (parse), or the trace of the first input set "

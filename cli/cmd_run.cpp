@@ -19,6 +19,7 @@
 #include "core/autograd.h"
 #include "core/file_io.h"
 #include "core/ir_yaml.h"
+#include "onnx/eager_export.h"
 
 namespace d2s::cli {
 
@@ -171,6 +172,9 @@ int run_run(const RunCmd& o) {
     opts.out = &std::cout;
     // @torch.compile / @torch.jit.script functions run by the parse route.
     opts.compile_hook = &compiler;
+    // torch.onnx.export(...) writes its file through d2s's exporter (parse route).
+    onnx_io::OnnxExportHook exporter(&std::cerr);
+    opts.export_hook = &exporter;
     EntryInfo entry = program.entry(o.flags.entry);
     for (size_t i = 0; i < inputs.sets.size(); ++i) {
       NamedInputs named = bind_inputs(entry, inputs.sets[i], o.inputs);

@@ -40,9 +40,10 @@ std::string join(const std::vector<std::string>& items) {
 
 std::string tensor_data(const Tensor& t, int64_t& index, size_t dim) {
   auto element = [&](int64_t i) -> std::string {
+    // Ints exactly: a double cannot hold every int64 (a slice's open end is INT64_MAX).
+    if (t.dtype() == DType::Int64) return std::to_string(t.data<int64_t>()[i]);
     const double v = t.value_at(i);
     if (t.dtype() == DType::Bool) return v != 0 ? "True" : "False";
-    if (t.dtype() == DType::Int64) return std::to_string(static_cast<int64_t>(v));
     return python_literal(IValue(v));
   };
   if (dim == t.shape().size()) return element(index++);

@@ -384,7 +384,15 @@ LoweredGraph lower_live_function(const LiveFunction& f) {
     Type t = Type::tensor(f.arg_dtypes[i]);
     std::vector<ir::Dim> dims;
     for (size_t d = 0; d < f.arg_shapes[i].size(); ++d) {
-      dims.push_back(ir::Dim::symbolic(pname + "_" + std::to_string(d)));
+      if (!f.arg_free_dims) {
+        dims.push_back(ir::Dim::symbolic(pname + "_" + std::to_string(d)));
+        continue;
+      }
+      const auto& free =
+          i < f.arg_free_dims->size() ? (*f.arg_free_dims)[i] : std::map<int64_t, std::string>{};
+      auto it = free.find(static_cast<int64_t>(d));
+      dims.push_back(it != free.end() ? ir::Dim::symbolic(it->second)
+                                      : ir::Dim::known(f.arg_shapes[i][d]));
     }
     t.shape = std::move(dims);
     args.push_back(Sugared::of(g.add_input(pname, t)));

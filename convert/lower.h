@@ -113,6 +113,10 @@ struct LiveFunction {
   std::vector<Shape> arg_shapes;
   std::vector<DType> arg_dtypes;
   bool training = true;
+  // torch.onnx.export: when set, each argument's dims have the example's sizes except
+  // the ones listed (dim -> symbol), which stay symbolic (its dynamic_axes). Unset, every
+  // dim is a symbol `<param>_<axis>` (torch.compile: any batch size).
+  std::optional<std::vector<std::map<int64_t, std::string>>> arg_free_dims;
 };
 LoweredGraph lower_live_function(const LiveFunction& f);
 

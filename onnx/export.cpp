@@ -472,22 +472,15 @@ std::string export_onnx(const ir::Graph& graph, const ExportOptions& options,
       auto* shape = info->mutable_type()->mutable_tensor_type()->mutable_shape();
       for (const auto& [dim, label] : dyn->second) {
         if (dim < 0 || dim >= shape->dim_size()) {
-          throw Error("--dynamic-axes " + given + ":" + std::to_string(dim) + " names a dim the " +
-                          "input does not have (rank " + std::to_string(shape->dim_size()) + ")",
+          throw Error("dynamic axes name dim " + std::to_string(dim) + " of the input '" + given +
+                          "', which it does not have (rank " + std::to_string(shape->dim_size()) +
+                          ")",
                       SourceRange(), "give --inputs so the input's rank is known, or fix the dim");
         }
         shape->mutable_dim(static_cast<int>(dim))->set_dim_param(label);
       }
     }
     em.bind(in, n);
-  }
-  for (const auto& [name, _] : options.dynamic_axes) {
-    bool found = false;
-    for (const auto& in : g->input()) found = found || in.name() == name;
-    if (!found) {
-      throw Error("--dynamic-axes names '" + name + "', which is not an input of the model",
-                  SourceRange(), "name one of the model's inputs");
-    }
   }
   em.emit_block(*graph.block());
 
@@ -516,6 +509,32 @@ std::string export_onnx(const ir::Graph& graph, const ExportOptions& options,
     em.set_type(info, outs[i]->type(), true);
     // The element type follows what was emitted (a tensor of unknown dtype is float32).
     info->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type_of(em.dtype(outs[i])));
+    // dynamic_axes may name an output's dims too (torch.onnx.export's 'output': {0: ...}).
+    if (auto dyn = options.dynamic_axes.find(given); dyn != options.dynamic_axes.end()) {
+      auto* tensor = info->mutable_type()->mutable_tensor_type();
+      for (const auto& [dim, label] : dyn->second) {
+        if (!tensor->has_shape() || dim < 0 || dim >= tensor->shape().dim_size()) {
+          throw Error("dynamic axes name dim " + std::to_string(dim) + " of the output '" + given +
+                          "', which it does not have" +
+                          (tensor->has_shape()
+                               ? " (rank " + std::to_string(tensor->shape().dim_size()) + ")"
+                               : " (its rank is not known)"),
+                      SourceRange(), "name a dim the output has");
+        }
+        tensor->mutable_shape()->mutable_dim(static_cast<int>(dim))->set_dim_param(label);
+      }
+    }
+  }
+  for (const auto& [name, _] : options.dynamic_axes) {
+    bool found = false;
+    for (const auto& in : g->input()) found = found || in.name() == name;
+    for (const auto& out : g->output()) found = found || out.name() == name;
+    if (!found) {
+      throw Error("dynamic axes name '" + name +
+                      "', which is neither an input nor an output of "
+                      "the model",
+                  SourceRange(), "name one of the model's inputs or outputs");
+    }
   }
   check_model_strict(model);
   std::string bytes;

@@ -8,7 +8,9 @@
 
 #include <limits>
 
+#include "convert/schema_match.h"
 #include "core/error.h"
+#include "core/op_registry.h"
 #include "onnx/import_context.h"
 #include "onnx/tensor_proto.h"
 
@@ -24,6 +26,23 @@ std::vector<ir::Value*> Importer::op_n(const std::string& kind,
                                        std::optional<DType> dtype) {
   ir::Node* n = graph_.insert(kind, inputs, outputs, range_);
   for (ir::Value* o : n->outputs()) o->set_type(ir::Type::tensor(dtype));
+  // The overload, as the parse route records it (`aten::mean.dim`), so that code written
+  // from the graph (d2s code) calls the right one; left to the executor when the
+  // argument types do not decide it.
+  if (kind.rfind("aten::", 0) == 0 && !OpRegistry::builtin().overloads(kind).empty()) {
+    std::vector<convert::ArgInfo> args;
+    for (ir::Value* v : inputs) {
+      convert::ArgInfo a{v->type(), std::nullopt};
+      if (v->node()->kind() == ir::kind::Constant) {
+        if (const IValue* c = v->node()->attr("value")) a.constant = *c;
+      }
+      args.push_back(std::move(a));
+    }
+    try {
+      n->set_overload(convert::match_op(kind, args, {}, range_).op->schema.overload);
+    } catch (const Error&) {
+    }
+  }
   return {n->outputs().begin(), n->outputs().end()};
 }
 
@@ -91,7 +110,20 @@ std::vector<int64_t> Importer::need_ints(const ir::Value* v, const char* what) c
                 "runtime " + std::string(what));
   }
   std::vector<int64_t> out;
-  for (int64_t i = 0; i < t->numel(); ++i) out.push_back(static_cast<int64_t>(t->value_at(i)));
+  for (int64_t i = 0; i < t->numel(); ++i) {
+    if (t->dtype() == DType::Int64) {
+      // Exactly: a slice's open end is INT64_MAX, which a double cannot hold.
+      out.push_back(t->data<int64_t>()[i]);
+      continue;
+    }
+    const double d = t->value_at(i);
+    if (!(d >= -9.2e18 && d <= 9.2e18)) {
+      unsupported(
+          std::string("its ") + what + " holds " + std::to_string(d) + ", which is not an int64",
+          "non-integer " + std::string(what));
+    }
+    out.push_back(static_cast<int64_t>(d));
+  }
   return out;
 }
 

@@ -492,6 +492,14 @@ Outs slice(I& m, Ins ins) {
   return {y};
 }
 
+// Element i of an index tensor as an int64, exactly (a double cannot hold every int64;
+// an out-of-range float index becomes a value the kernel's bounds check refuses).
+int64_t exact_int(const Tensor& t, int64_t i) {
+  if (t.dtype() == DType::Int64) return t.data<int64_t>()[i];
+  const double d = t.value_at(i);
+  return d >= -9.2e18 && d <= 9.2e18 ? static_cast<int64_t>(d) : INT64_MAX;
+}
+
 Outs gather(I& m, Ins ins) {
   V x = in(m, ins, 0), idx = in(m, ins, 1);
   int64_t axis = m.attr_int("axis", 0);
@@ -520,8 +528,7 @@ Outs gather(I& m, Ins ins) {
   if (!s && negative && k->dim() != 0)
     m.unsupported("negative indices into a dim of unknown size", "unknown shape");
   if (!s && k->dim() == 0) {
-    return {m.op("aten::select", {x, m.c_int(axis), m.c_int(static_cast<int64_t>(k->item()))},
-                 I::dtype(x))};
+    return {m.op("aten::select", {x, m.c_int(axis), m.c_int(exact_int(*k, 0))}, I::dtype(x))};
   }
   if (!s && k->dim() == 1)
     return {m.op("aten::index_select", {x, m.c_int(axis), idx}, I::dtype(x))};
@@ -530,7 +537,7 @@ Outs gather(I& m, Ins ins) {
   const int64_t dim = (*s)[static_cast<size_t>(axis)];
   std::vector<int64_t> flat;
   for (int64_t i = 0; i < k->numel(); ++i) {
-    int64_t v = static_cast<int64_t>(k->value_at(i));
+    int64_t v = exact_int(*k, i);
     flat.push_back(v < 0 ? v + dim : v);
   }
   DType d = I::dtype(x);

@@ -122,8 +122,9 @@ echo "Training scripts (samples/training/), eager and @torch.compile halves side
 for model in samples/training/*.py; do
   name="$(basename "$model" .py)"
   echo "  $name:"
-  if "$d2s" run "$model" --entry '<module>' --explain -o "$out/$name.train.yaml" \
-    >"$out/$name.train.log" 2>"$out/$name.train.err"; then
+  # Run in out/: a torch.onnx.export call writes its file in the current directory.
+  if (cd "$out" && "$d2s" run "$D2S_ROOT/$model" --entry '<module>' --explain \
+    -o "$out/$name.train.yaml") >"$out/$name.train.log" 2>"$out/$name.train.err"; then
     ok=$((ok + 1))
     # The pattern card's forward prints each input shape; the loss table is what matters.
     grep -v '^Input shape' "$out/$name.train.log" | sed 's/^/    /'

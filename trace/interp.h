@@ -94,6 +94,7 @@ class Interpreter {
   }
   InterpreterHooks* hooks() const { return hooks_; }
   CompileHook* compile_hook() const { return compile_hook_; }
+  ExportHook* export_hook() const { return export_hook_; }
   const ast::Module& module() const { return module_; }
   std::ostream* out() const { return out_; }
   // The nn.Module instances held by global names, for a compiled function to call.
@@ -322,6 +323,7 @@ class Interpreter {
   std::ostream* out_;
   InterpreterHooks* hooks_ = nullptr;
   CompileHook* compile_hook_ = nullptr;
+  ExportHook* export_hook_ = nullptr;
 
   std::unordered_map<std::string, IValue> globals_;
   std::unordered_map<std::string, IValue> builtins_;  // print, len, range, ...

@@ -15,7 +15,7 @@ bool importable(const std::string& name) {
   return name == "torch" || name == "torch.nn" || name == "torch.nn.functional" || name == "math" ||
          name == "typing" || name == "torch.jit" || name == "torch.optim" ||
          name == "torch.optim.lr_scheduler" || name == "torch.nn.utils" || name == "dataclasses" ||
-         name == "copy";
+         name == "copy" || name == "torch.onnx";
 }
 
 IValue make_namespace(const std::string& qualname) {
@@ -30,7 +30,8 @@ Interpreter::Interpreter(const ast::Module& module, const RunOptions& opts)
       generator_(opts.seed),
       limits_(opts.limits),
       out_(opts.out ? opts.out : &std::cout),
-      compile_hook_(opts.compile_hook) {
+      compile_hook_(opts.compile_hook),
+      export_hook_(opts.export_hook) {
   op_ctx_.generator = &generator_;
   op_ctx_.training = opts.training;
   frames_.push_back(&module_frame_);

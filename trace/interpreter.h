@@ -138,6 +138,7 @@ class InterpreterHooks {
 };
 
 class CompileHook;  // trace/compile_hook.h
+class ExportHook;   // trace/export_hook.h
 
 struct RunOptions {
   // The entry: a function, a class (its forward runs) or "<module>"; empty picks the
@@ -156,6 +157,9 @@ struct RunOptions {
   // Lowers `@torch.compile` / `@torch.jit.script` functions to graphs (convert/'s, wired
   // in by the CLI); null runs them eagerly, as before.
   CompileHook* compile_hook = nullptr;
+  // Writes the file of a `torch.onnx.export(...)` call (onnx/'s exporter, wired in by
+  // the CLI); null makes the call an error.
+  ExportHook* export_hook = nullptr;
 };
 
 // A parameter of the entry (for the CLI's input binding and the tracer).

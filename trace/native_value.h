@@ -49,6 +49,11 @@ IValue compile_callable(Interpreter& in, const IValue& target, const SourceRange
 // The function or module a compiled wrapper holds; null for any other value.
 const IValue* compiled_target(const IValue& v);
 
+// torch.onnx.export(model, args, f, ...) (onnx_export_call.cpp): checks the call and
+// hands it to `hook` (trace/export_hook.h); an error at the call without one.
+IValue onnx_export_call(Interpreter& in, ExportHook* hook, ValueList args, Kwargs kwargs,
+                        const SourceRange& range, const ast::Call* site);
+
 // A Python float from an int, float or bool argument; TypeError naming `what`.
 double number_arg(Interpreter& in, const IValue& v, const std::string& what,
                   const SourceRange& range);

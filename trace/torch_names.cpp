@@ -23,7 +23,8 @@ const char* const kNnClasses[] = {"Linear",    "ReLU",    "Tanh",       "Sigmoid
 // Callables d2s handles itself (not through op_for_function).
 const char* const kOwnFunctions[] = {"torch.range",     "torch.manual_seed", "torch.nn.Parameter",
                                      "torch.is_tensor", "torch.jit.script",  "torch.compile",
-                                     "torch.nn.Module", "torch.Tensor",      "torch.jit.annotate"};
+                                     "torch.nn.Module", "torch.Tensor",      "torch.jit.annotate",
+                                     "torch.onnx.export"};
 
 // math functions on Python numbers, used when the registry maps no op to them.
 const std::map<std::string, double (*)(double)>& math_functions() {
@@ -59,7 +60,7 @@ bool is_nn_class(const std::string& qualname) {
 IValue Interpreter::resolve_qualified(const std::string& qualname, const std::string& written,
                                       const SourceRange& range) {
   if (qualname == "torch.nn" || qualname == "torch.nn.functional" || qualname == "torch.jit" ||
-      is_training_namespace(qualname)) {
+      qualname == "torch.onnx" || is_training_namespace(qualname)) {
     return obj(std::make_shared<NamespaceValue>(qualname));
   }
   // TorchScript's eager-mode spellings : ScriptModule is an
@@ -180,6 +181,9 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     // Used as a function rather than a decorator: the identity, as for decorators.
     if (args.empty()) fail("TypeError: " + q + "() needs the function to compile", range);
     return compile_callable(*this, args[0], range);
+  }
+  if (q == "torch.onnx.export") {
+    return onnx_export_call(*this, export_hook_, std::move(args), std::move(kwargs), range, site);
   }
   if (is_training_name(q)) {
     return call_training_name(*this, q, std::move(args), std::move(kwargs), range);

@@ -2,8 +2,11 @@
 # written, both halves. Added: `dataloader` (three fixed batches; the third has a mean
 # above 0.5, so DynamicModel's forward takes its other branch), the per-step losses
 # kept in two lists, and the table at the end. Left out: the TensorFlow lines (not
-# PyTorch) and the ONNX export. Under PyTorch 1.13, which has no torch.compile, the
-# parity suite runs this with torch.compile as the identity (tests/parity/training_parity.py).
+# PyTorch). Under PyTorch 1.13, which has no torch.compile, the parity suite runs this
+# with torch.compile as the identity (tests/parity/training_parity.py). The ONNX export
+# writes model.onnx in the current directory: d2s run writes it through d2s's exporter,
+# by the parse route, so both sides of the forward's `if` are in the file (PyTorch's
+# file, a trace, keeps the side the dummy input took).
 import torch
 import torch.nn as nn
 
@@ -71,3 +74,13 @@ for epoch in range(10):
     eager = sum(eager_losses[3 * epoch:3 * epoch + 3]) / 3
     compiled = sum(compiled_losses[3 * epoch:3 * epoch + 3]) / 3
     print(f"{epoch:5d}  {eager:10.6f}  {compiled:13.6f}")
+
+# ONNX Export - Static graph for deployment
+dummy_input = torch.randn(1, 10)
+torch.onnx.export(
+    model,
+    dummy_input,
+    "model.onnx",
+    input_names=['input'],
+    output_names=['output'],
+)

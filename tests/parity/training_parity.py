@@ -10,6 +10,9 @@ cases are:
 - every program in samples/training/ (the pattern card's program, the classifier, the
   manual-SGD loop), with a footer that prints every element of `model`'s final
   parameters and, where the sample keeps them, its per-step loss lists;
+- a program that calls torch.onnx.export also has the file d2s wrote checked: `d2s run`
+  of it gives PyTorch's eager outputs of `model` with d2s's final parameters, on inputs
+  that take each side of the forward's `if` (check_onnx_export);
 - generated programs (CASES below): a small network trained for 6 steps with one
   optimizer configuration and one loss each, printing the loss of every step and the
   final parameters, so each optimizer and each loss has its own case.
@@ -33,11 +36,13 @@ import re
 import subprocess
 import sys
 import tempfile
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 try:
     import numpy as np
     import torch
+    import yaml
     import torch.nn as nn
 except ImportError as e:  # pragma: no cover
     print(f"training_parity.py: needs PyTorch and numpy ({e})", file=sys.stderr)
@@ -260,11 +265,85 @@ def d2s_rng():
             del torch.compile
 
 
-def run_torch(text, name):
+def run_torch(text, name, cwd):
+    """PyTorch's printed text and the program's globals; run in `cwd` (the files it writes)."""
     out = io.StringIO()
-    with d2s_rng(), contextlib.redirect_stdout(out):
-        exec(compile(text, name + ".py", "exec"), {"__name__": "__main__"})
-    return out.getvalue()
+    scope = {"__name__": "__main__"}
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with d2s_rng(), contextlib.redirect_stdout(out), warnings.catch_warnings():
+            # torch.onnx.export traces: its warnings about the traced `if` are expected.
+            warnings.simplefilter("ignore", torch.jit.TracerWarning)
+            exec(compile(text, name + ".py", "exec"), scope)
+    finally:
+        os.chdir(here)
+    return out.getvalue(), scope
+
+
+# ---------------------------------------------------------------- torch.onnx.export
+
+EXPORT_FILE = re.compile(r"torch\.onnx\.export\([^\"']*[\"']([^\"']+\.onnx)[\"']")
+
+
+def check_onnx_export(d2s, text, torch_scope, d2s_stdout, d2s_cwd):
+    """The file the program's torch.onnx.export call wrote under d2s (by the parse route)
+    must give the model's eager outputs: PyTorch's `model` with d2s's final parameters
+    (the footer's lines, exact float32 values) in eval mode, on inputs that take each
+    side of the forward's `if`, and at another batch size when dynamic_axes frees it.
+    Returns a note on PyTorch's own file (a trace) run the same way by d2s."""
+    path = os.path.join(d2s_cwd, EXPORT_FILE.search(text).group(1))
+    if not os.path.exists(path):
+        raise Mismatch(f"d2s wrote no {os.path.basename(path)}")
+    model = torch_scope["model"]
+    params = dict(model.named_parameters())
+    values = {}
+    for line in d2s_stdout.splitlines():
+        if line.startswith("param "):
+            _, name, v = line.split()
+            values.setdefault(name, []).append(float(v))
+    with torch.no_grad():
+        for name, p in params.items():
+            p.copy_(torch.tensor(values[name], dtype=torch.float32).reshape(p.shape))
+    model.eval()
+    rng = np.random.default_rng(7)
+    batches = [1, 3] if "dynamic_axes" in text else [1]
+    sets = []
+    for b in batches:
+        sets.append(rng.standard_normal((b, 10)).astype(np.float32))   # mean <= 0.5
+        sets.append((rng.random((b, 10)) + 0.5).astype(np.float32))   # mean > 0.5
+    inputs = os.path.join(d2s_cwd, "onnx_check.inputs.yaml")
+    with open(inputs, "w") as fh:
+        for x in sets:
+            fh.write(f"- input: {{shape: {list(x.shape)}, data: {x.reshape(-1).tolist()}}}\n")
+
+    def run_file(onnx_path):
+        out = os.path.join(d2s_cwd, "onnx_check.out.yaml")
+        p = subprocess.run([d2s, "run", onnx_path, "--inputs", inputs, "-o", out],
+                           capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            return None, p.stderr.strip()[:400]
+        with open(out) as fh:
+            doc = yaml.safe_load(fh)
+        return [np.array(o["outputs"][0]["data"], dtype=np.float32).reshape(-1) for o in doc], ""
+
+    got, err = run_file(path)
+    if got is None:
+        raise Mismatch(f"d2s run {os.path.basename(path)}: {err}")
+    wrong_torch = []
+    torch_file = os.path.join(torch_scope["__cwd__"], os.path.basename(path))
+    torch_got, _ = run_file(torch_file) if os.path.exists(torch_file) else (None, "")
+    for i, x in enumerate(sets):
+        with torch.no_grad():
+            want = model(torch.from_numpy(x)).numpy().reshape(-1)
+        if not np.allclose(got[i], want, rtol=1e-5, atol=1e-6):
+            raise Mismatch(f"{os.path.basename(path)} on input {i} (batch {x.shape[0]}): "
+                           f"d2s's file gives {got[i].tolist()}, eager {want.tolist()}")
+        # PyTorch's file has PyTorch's weights: close to d2s's, not bit-equal.
+        if torch_got is not None and not np.allclose(torch_got[i], want, rtol=1e-3, atol=1e-4):
+            wrong_torch.append(i)
+    return (f"{len(sets)} input sets; torch.onnx.export's file (a trace) wrong on sets "
+            f"{wrong_torch or 'none'}" if torch_got is not None else f"{len(sets)} input sets")
 
 
 # ---------------------------------------------------------------- comparing
@@ -300,6 +379,7 @@ def main():
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args()
+    args.d2s = os.path.abspath(args.d2s)  # each case runs d2s in a folder of its own
     cases = {**sample_cases(), **generated_cases()}
     if args.list:
         print("\n".join(cases))
@@ -312,15 +392,25 @@ def main():
             path = os.path.join(tmp, name + ".py")
             with open(path, "w") as fh:
                 fh.write(text)
+            # Each side runs in a folder of its own: the files a program writes
+            # (torch.onnx.export's "model.onnx") land there.
+            torch_cwd, d2s_cwd = os.path.join(tmp, name + ".torch"), os.path.join(tmp, name + ".d2s")
+            os.makedirs(torch_cwd)
+            os.makedirs(d2s_cwd)
             try:
-                want = run_torch(text, name)
+                want, scope = run_torch(text, name, torch_cwd)
+                scope["__cwd__"] = torch_cwd
                 p = subprocess.run([args.d2s, "run", path, "--entry", "<module>", "-o",
                                     os.path.join(tmp, name + ".out.yaml")], capture_output=True, text=True,
-                                   timeout=300)
+                                   timeout=300, cwd=d2s_cwd)
                 if p.returncode != 0:
                     raise Mismatch(f"d2s exit {p.returncode}: {p.stderr.strip()[:600]}")
                 worst = compare_text(want, p.stdout)
-                print(f"PASS {name} (largest relative difference {worst:.2e})")
+                note = ""
+                if EXPORT_FILE.search(text):
+                    note = "; ONNX file right on " + check_onnx_export(args.d2s, text, scope, p.stdout,
+                                                                         d2s_cwd)
+                print(f"PASS {name} (largest relative difference {worst:.2e}{note})")
                 passed += 1
             except Exception as e:  # noqa: BLE001 - every failure is reported per case
                 print(f"FAIL {name}: {type(e).__name__ + ': ' if not isinstance(e, Mismatch) else ''}{e}")
