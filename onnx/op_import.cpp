@@ -8,82 +8,14 @@
 
 #include "core/error.h"
 #include "onnx/import_context.h"
+#include "onnx/op_import_util.h"
 #include "onnx/tensor_proto.h"
 
 namespace d2s::onnx_io {
 
 namespace {
 
-using V = ir::Value*;
-using Ins = const std::vector<V>&;
-using Outs = std::vector<V>;
-using I = Importer;
-
-V in(I& m, Ins ins, size_t i) {
-  if (i >= ins.size() || !ins[i]) m.fail("input " + std::to_string(i) + " is missing");
-  return ins[i];
-}
-bool given(Ins ins, size_t i) {
-  return i < ins.size() && ins[i];
-}
-
-bool is_none(const V v) {
-  if (v->node()->kind() != ir::kind::Constant) return false;
-  const IValue* c = v->node()->attr("value");
-  return c && c->is_none();
-}
-
-V cast(I& m, V v, DType to) {
-  if (I::dtype(v) == to) return v;
-  return m.op("aten::to", {v, m.c_int(dtype_scalar_type(to))}, to);
-}
-
-bool rank(const V v, int64_t* r) {
-  const ir::Type& t = v->type();
-  if (!t.is_tensor() || !t.shape) return false;
-  *r = static_cast<int64_t>(t.shape->size());
-  return true;
-}
-
-int64_t need_rank(I& m, V v) {
-  int64_t r = 0;
-  if (!rank(v, &r)) m.unsupported("the rank of its input is not known", "unknown rank");
-  return r;
-}
-
-// The output's shape when every dim of the input is known.
-std::optional<Shape> known_shape(V v) {
-  const ir::Type& t = v->type();
-  if (!t.is_tensor() || !t.shape) return std::nullopt;
-  Shape s;
-  for (const auto& d : *t.shape) {
-    if (!d.is_known()) return std::nullopt;
-    s.push_back(d.size);
-  }
-  return s;
-}
-
-// Sets a value's type to a tensor of `shape` (when known) and its dtype.
-V typed(V v, DType d, const std::optional<Shape>& shape) {
-  if (shape) {
-    v->set_type(ir::Type::tensor_of(d, *shape));
-  } else {
-    v->set_type(ir::Type::tensor(d));
-  }
-  return v;
-}
-
-std::optional<Shape> broadcast(const std::optional<Shape>& a, const std::optional<Shape>& b) {
-  if (!a || !b) return std::nullopt;
-  Shape out(std::max(a->size(), b->size()), 1);
-  for (size_t i = 0; i < out.size(); ++i) {
-    int64_t x = i < out.size() - a->size() ? 1 : (*a)[i - (out.size() - a->size())];
-    int64_t y = i < out.size() - b->size() ? 1 : (*b)[i - (out.size() - b->size())];
-    if (x != y && x != 1 && y != 1) return std::nullopt;
-    out[i] = x == 1 ? y : x;
-  }
-  return out;
-}
+using namespace import_util;
 
 using Fn = ImportFn;
 
@@ -663,53 +595,6 @@ Outs arg_extreme(I& m, Ins ins, bool largest) {
                DType::Int64)};
 }
 
-Outs softmax(I& m, Ins ins, const char* kind) {
-  V x = in(m, ins, 0);
-  return {typed(m.op(kind, {x, m.c_int(m.attr_int("axis", -1))}, DType::Float32), DType::Float32,
-                known_shape(x))};
-}
-
-Outs layer_norm(I& m, Ins ins) {
-  V x = in(m, ins, 0), scale = in(m, ins, 1);
-  for (int i = 1; i < m.node().output_size(); ++i) {
-    if (!m.node().output(i).empty())
-      m.unsupported("its Mean/InvStdDev outputs", "LayerNormalization extra outputs");
-  }
-  int64_t r = need_rank(m, x);
-  int64_t axis = m.attr_int("axis", -1);
-  if (axis < 0) axis += r;
-  auto s = known_shape(x);
-  std::vector<int64_t> normalized;
-  if (s) {
-    normalized.assign(s->begin() + axis, s->end());
-  } else if (auto ss = known_shape(scale); ss && static_cast<int64_t>(ss->size()) == r - axis) {
-    normalized = *ss;
-  }
-  V shape_list = nullptr;
-  if (normalized.empty()) {
-    // The scale's own sizes, at run time (the scale spans the normalised dims).
-    shape_list = m.op("aten::size", {scale}, std::nullopt);
-    shape_list->set_type(ir::Type::list(ir::Type::of_int()));
-  }
-  V bias = given(ins, 2) ? ins[2] : m.c_none();
-  return {typed(m.op("aten::layer_norm",
-                     {x, shape_list ? shape_list : m.c_ints(normalized), scale, bias,
-                      m.c_float(m.attr_float("epsilon", 1e-5f))},
-                     DType::Float32),
-                DType::Float32, s)};
-}
-
-Outs dropout(I& m, Ins ins) {
-  if (given(ins, 2)) {
-    const Tensor* t = m.known(ins[2]);
-    if (!t || t->item() != 0) m.unsupported("dropout in training mode", "Dropout training");
-  }
-  if (m.node().output_size() > 1 && !m.node().output(1).empty()) {
-    m.unsupported("the dropout mask output", "Dropout mask");
-  }
-  return {in(m, ins, 0)};
-}
-
 Outs trilu(I& m, Ins ins) {
   V x = in(m, ins, 0);
   int64_t k = 0;
@@ -717,56 +602,6 @@ Outs trilu(I& m, Ins ins) {
   bool upper = m.attr_int("upper", 1);
   return {typed(m.op(upper ? "aten::triu" : "aten::tril", {x, m.c_int(k)}, I::dtype(x)),
                 I::dtype(x), known_shape(x))};
-}
-
-Outs leaky_relu(I& m, Ins ins) {
-  V x = in(m, ins, 0);
-  return {m.op("aten::leaky_relu", {x, m.c_float(m.attr_float("alpha", 0.01f))}, DType::Float32)};
-}
-
-// Activations written with d2s's elementwise ops.
-Outs elu_like(I& m, Ins ins, float alpha, float gamma) {
-  V x = in(m, ins, 0);
-  DType d = DType::Float32;
-  V pos = m.op("aten::gt", {x, m.c_float(0)}, DType::Bool);
-  V neg =
-      m.op("aten::mul",
-           {m.op("aten::sub", {m.op("aten::exp", {x}, d), m.c_float(1)}, d), m.c_float(alpha)}, d);
-  V y = m.op("aten::where", {pos, x, neg}, d);
-  if (gamma != 1) y = m.op("aten::mul", {y, m.c_float(gamma)}, d);
-  return {typed(y, d, known_shape(x))};
-}
-
-Outs hard_sigmoid(I& m, V x, float alpha, float beta) {
-  DType d = DType::Float32;
-  V y = m.op("aten::add", {m.op("aten::mul", {x, m.c_float(alpha)}, d), m.c_float(beta)}, d);
-  return {typed(m.op("aten::clamp", {y, m.c_float(0), m.c_float(1)}, d), d, known_shape(x))};
-}
-
-Outs softsign(I& m, Ins ins) {
-  V x = in(m, ins, 0);
-  DType d = DType::Float32;
-  V den = m.op("aten::add", {m.op("aten::abs", {x}, d), m.c_float(1)}, d);
-  return {typed(m.op("aten::div", {x, den}, d), d, known_shape(x))};
-}
-
-Outs thresholded_relu(I& m, Ins ins) {
-  V x = in(m, ins, 0);
-  DType d = DType::Float32;
-  V keep = m.op("aten::gt", {x, m.c_float(m.attr_float("alpha", 1))}, DType::Bool);
-  return {typed(m.op("aten::where", {keep, x, m.c_float(0)}, d), d, known_shape(x))};
-}
-
-Outs prelu(I& m, Ins ins) {
-  V x = in(m, ins, 0), slope = in(m, ins, 1);
-  DType d = DType::Float32;
-  auto xs = known_shape(x), ss = known_shape(slope);
-  if (xs && ss && ss->size() == 1 && (*ss)[0] != 1 && xs->size() > 2 && xs->back() != (*ss)[0]) {
-    // Per-channel slopes against dim 1: the broadcasting of PReLU before opset 7.
-    m.unsupported("a per-channel slope broadcast the pre-opset-7 way", "PReLU old broadcasting");
-  }
-  V pos = m.op("aten::gt", {x, m.c_float(0)}, DType::Bool);
-  return {m.op("aten::where", {pos, x, m.op("aten::mul", {x, slope}, d)}, d)};
 }
 
 Outs range(I& m, Ins ins) {
@@ -783,30 +618,6 @@ Outs range(I& m, Ins ins) {
 Outs not_op(I& m, Ins ins) {
   V x = in(m, ins, 0);
   return {typed(m.op("aten::logical_not", {x}, DType::Bool), DType::Bool, known_shape(x))};
-}
-
-Outs batch_norm(I& m, Ins ins) {
-  if (m.attr_int("training_mode", 0)) m.unsupported("training mode", "BatchNormalization training");
-  for (int i = 1; i < m.node().output_size(); ++i) {
-    if (!m.node().output(i).empty())
-      m.unsupported("running statistics outputs", "BatchNormalization outputs");
-  }
-  V x = in(m, ins, 0);
-  int64_t r = need_rank(m, x);
-  DType d = DType::Float32;
-  // Each per-channel vector reshaped to [C, 1, ...] to broadcast over [N, C, ...].
-  auto per_channel = [&](V v) {
-    std::vector<int64_t> shape = {-1};
-    for (int64_t i = 2; i < r; ++i) shape.push_back(1);
-    return m.op("aten::reshape", {v, m.c_ints(shape)}, d);
-  };
-  V scale = per_channel(in(m, ins, 1)), bias = per_channel(in(m, ins, 2));
-  V mean = per_channel(in(m, ins, 3)), var = per_channel(in(m, ins, 4));
-  V den = m.op("aten::sqrt",
-               {m.op("aten::add", {var, m.c_float(m.attr_float("epsilon", 1e-5f))}, d)}, d);
-  V y = m.op("aten::div", {m.op("aten::sub", {x, mean}, d), den}, d);
-  y = m.op("aten::add", {m.op("aten::mul", {y, scale}, d), bias}, d);
-  return {typed(y, d, known_shape(x))};
 }
 
 const std::map<std::string, Fn>& table() {
@@ -922,31 +733,9 @@ const std::map<std::string, Fn>& table() {
     });
     m["ArgMax"] = [](I& m, Ins ins) { return arg_extreme(m, ins, true); };
     m["ArgMin"] = [](I& m, Ins ins) { return arg_extreme(m, ins, false); };
-    m["Softmax"] = [](I& m, Ins ins) { return softmax(m, ins, "aten::softmax"); };
-    m["LogSoftmax"] = [](I& m, Ins ins) { return softmax(m, ins, "aten::log_softmax"); };
-    m["LayerNormalization"] = layer_norm;
-    m["Dropout"] = dropout;
     m["Trilu"] = trilu;
-    m["LeakyRelu"] = leaky_relu;
-    m["Elu"] = [](I& m, Ins ins) { return elu_like(m, ins, m.attr_float("alpha", 1), 1); };
-    m["Selu"] = [](I& m, Ins ins) {
-      return elu_like(m, ins, m.attr_float("alpha", 1.67326319f),
-                      m.attr_float("gamma", 1.05070102f));
-    };
-    m["HardSigmoid"] = [](I& m, Ins ins) {
-      return hard_sigmoid(m, in(m, ins, 0), m.attr_float("alpha", 0.2f),
-                          m.attr_float("beta", 0.5f));
-    };
-    m["HardSwish"] = [](I& m, Ins ins) -> Outs {
-      V x = in(m, ins, 0);
-      V h = hard_sigmoid(m, x, 1.0f / 6, 0.5f)[0];
-      return {typed(m.op("aten::mul", {x, h}, DType::Float32), DType::Float32, known_shape(x))};
-    };
-    m["Softsign"] = softsign;
-    m["ThresholdedRelu"] = thresholded_relu;
-    m["PRelu"] = prelu;
     m["Range"] = range;
-    m["BatchNormalization"] = batch_norm;
+    add_nn_imports(m);
     return m;
   }();
   return t;

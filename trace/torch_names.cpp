@@ -21,9 +21,9 @@ const char* const kNnClasses[] = {"Linear",    "ReLU",    "Tanh",       "Sigmoid
                                   "LayerNorm", "Dropout", "Sequential", "ModuleList", "Identity"};
 
 // Callables d2s handles itself (not through op_for_function).
-const char* const kOwnFunctions[] = {"torch.range",     "torch.manual_seed", "torch.nn.Parameter",
-                                     "torch.is_tensor", "torch.jit.script",  "torch.compile",
-                                     "torch.nn.Module", "torch.Tensor",      "torch.jit.annotate",
+const char* const kOwnFunctions[] = {"torch.range",      "torch.manual_seed", "torch.nn.Parameter",
+                                     "torch.is_tensor",  "torch.jit.script",  "torch.compile",
+                                     "torch.nn.Module",  "torch.Tensor",      "torch.jit.annotate",
                                      "torch.onnx.export"};
 
 // math functions on Python numbers, used when the registry maps no op to them.
