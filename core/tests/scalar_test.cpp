@@ -135,9 +135,9 @@ TEST(Scalar, TruthValues) {
   EXPECT_TRUE(call("aten::Bool", {IValue::list({IValue(0)})}).to_bool());
   EXPECT_TRUE(call("aten::Bool", {test::F({1}, {0.5f})}).to_bool());
   EXPECT_EQ(call_error("aten::Bool", {test::F({2}, {1, 0})}),
-            "Boolean value of Tensor with more than one value is ambiguous");
+            "RuntimeError: Boolean value of Tensor with more than one value is ambiguous");
   EXPECT_EQ(call_error("aten::__not__", {test::B({3}, {true, true, true})}),
-            "Boolean value of Tensor with more than one value is ambiguous");
+            "RuntimeError: Boolean value of Tensor with more than one value is ambiguous");
   EXPECT_TRUE(call("aten::__not__", {IValue(0)}).to_bool());
   EXPECT_FALSE(call("aten::__not__", {test::B({1}, {true})}).to_bool());
 }
