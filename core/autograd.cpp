@@ -1,10 +1,10 @@
 // The autograd engine: recording at dispatch, and the iterative backward pass.
 #include "core/autograd.h"
 
-#include <cctype>
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/grad_fn_name.h"
 
 namespace d2s {
 
@@ -91,24 +91,6 @@ const char* tensor_type_name(DType d) {
   return "torch.BoolTensor";
 }
 
-// The name PyTorch gives an op's backward node, as its messages and grad_fn=<...> show
-// it: aten::sigmoid and aten::relu_ → SigmoidBackward0, ReluBackward0.
-std::string backward_name(const OpDef& op) {
-  std::string base = op.schema.name.substr(op.schema.name.rfind(':') + 1);
-  while (!base.empty() && base.back() == '_') base.pop_back();
-  std::string out;
-  bool upper = true;
-  for (char c : base) {
-    if (c == '_') {
-      upper = true;
-      continue;
-    }
-    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-    upper = false;
-  }
-  return out + "Backward0";
-}
-
 // PyTorch's check before a derivative runs: the data it reads is what the op saw.
 void check_saved_versions(const GradNode& node) {
   for (const SavedVersion& s : node.saved) {
@@ -117,7 +99,7 @@ void check_saved_versions(const GradNode& node) {
         std::string("RuntimeError: one of the variables needed for gradient computation has "
                     "been modified by an inplace operation: [") +
             tensor_type_name(s.tensor.dtype()) + " " + shape_str(s.tensor.shape()) + "]" +
-            (s.is_result ? ", which is output 0 of " + backward_name(*node.op) + "," : "") +
+            (s.is_result ? ", which is output 0 of " + grad_fn_name(node) + "," : "") +
             " is at version " + std::to_string(s.tensor.version()) + "; expected version " +
             std::to_string(s.version) + " instead.",
         SourceRange(),

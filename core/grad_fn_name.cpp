@@ -111,7 +111,10 @@ std::string_view composite_node(const std::string& base, const ValueList& args) 
 
 std::string grad_fn_name(const Tensor& t) {
   if (!t.defined() || !t.impl()->autograd || !t.impl()->autograd->grad_fn) return "";
-  const GradNode& node = *t.impl()->autograd->grad_fn;
+  return grad_fn_name(*t.impl()->autograd->grad_fn);
+}
+
+std::string grad_fn_name(const GradNode& node) {
   if (!node.op) return "";
   const OpSchema& schema = node.op->schema;
   if (std::string_view c = composite_node(schema.name, node.args); !c.empty()) {

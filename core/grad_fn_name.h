@@ -15,4 +15,8 @@ namespace d2s {
 // Empty when `t` has no grad_fn (a leaf, or a tensor without autograd history).
 std::string grad_fn_name(const Tensor& t);
 
+struct GradNode;
+// The name of one node of the tape; empty when it records no op.
+std::string grad_fn_name(const GradNode& node);
+
 }  // namespace d2s
