@@ -105,6 +105,7 @@ std::string op_stem(const ir::Node& n) {
   if (k == ir::kind::Constant) return "const";
   if (k == ir::kind::If) return "res";
   if (k == ir::kind::Loop) return "carried";
+  if (k.rfind("grad::", 0) == 0) return "grads_" + k.substr(6);
   std::string s = k.substr(k.find("::") == std::string::npos ? 0 : k.find("::") + 2);
   while (!s.empty() && s.back() == '_') s.pop_back();
   while (!s.empty() && s.front() == '_') s.erase(0, 1);
@@ -150,6 +151,20 @@ const ir::Node* lowered_assert(const ir::Node& n) {
   return raise;
 }
 
+// Whether a graph holds the grad:: nodes of a backward graph (d2s grad), at any depth.
+bool has_gradient_nodes(const ir::Graph& graph) {
+  std::vector<const ir::Block*> blocks = {graph.block()};
+  while (!blocks.empty()) {
+    const ir::Block* b = blocks.back();
+    blocks.pop_back();
+    for (const ir::Node* n : b->nodes()) {
+      if (n->kind().rfind("grad::", 0) == 0) return true;
+      for (const ir::Block* inner : n->blocks()) blocks.push_back(inner);
+    }
+  }
+  return false;
+}
+
 class Writer {
  public:
   explicit Writer(const CodegenOptions& options) : options_(options) {}
@@ -189,6 +204,8 @@ class Writer {
       head += "# Module parameters, by state_dict name:\n";
       for (const auto& s : state_names) head += s + "\n";
     }
+    has_gradients_ = has_gradient_nodes(graph);
+    if (has_gradients_) head += std::string(codegen::kVjpHelper);
     head += "def " + fn + "(" + join(params) + "):\n";
 
     emit_block(graph.block(), 1);
@@ -210,6 +227,8 @@ class Writer {
     std::vector<const ir::Value*> dst, src;
     size_t mark = 0;
   };
+
+  bool has_gradients_ = false;
 
   std::string ref(const ir::Value* v) {
     if (const IValue* c = constant_of(v); c && !c->is_tensor()) return python_literal(*c);
@@ -322,6 +341,11 @@ class Writer {
     }
     if (k == ir::kind::RaiseException) {
       line(indent, "assert False, " + ref(n.input(0)), &n);
+      return;
+    }
+    if (has_gradients_ && k == "aten::backward") {
+      // A backward graph computes the gradients itself, in the grad nodes below.
+      line(indent, "# " + ref(n.input(0)) + ".backward(): its gradients are computed below", &n);
       return;
     }
     const std::string expr = node_expression(n, [this](const ir::Value* v) { return ref(v); });

@@ -39,8 +39,9 @@ struct CodegenOptions {
   std::vector<std::optional<IValue>> argument_defaults;
 };
 
-// Throws d2s::Error (exit 2) at a node that has no Python spelling (the grad::*
-// nodes of a backward graph, an op the language cannot write).
+// Throws d2s::Error (exit 2) at a node that has no Python spelling (an op the
+// language cannot write). A backward graph's grad:: nodes call `_d2s_vjp`, which the
+// file then defines: PyTorch's derivative of the forward op (docs/code.md).
 std::string generate_python(const ir::Graph& graph, const CodegenOptions& options = {});
 
 }  // namespace d2s::convert

@@ -278,6 +278,76 @@ std::string python_literal(const IValue& v) {
   throw Error("d2s code: a constant of type " + v.type_name() + " has no Python literal");
 }
 
+const char* const kVjpHelper = R"py(def _d2s_vjp(fn, grads, args):
+    # The gradient of fn(*args) for `grads`, one entry per argument: a tensor for a float
+    # tensor (zeros where the result does not depend on it), a list for a list of
+    # tensors, None for anything else.
+    def leaf(a):
+        if isinstance(a, torch.Tensor) and a.is_floating_point():
+            return a.detach().requires_grad_()
+        if isinstance(a, (list, tuple)):
+            return [leaf(x) for x in a]
+        return a
+
+    def leaves(a):
+        if isinstance(a, torch.Tensor):
+            return [a] if a.requires_grad else []
+        if isinstance(a, list):
+            return [t for x in a for t in leaves(x)]
+        return []
+
+    ins = [leaf(a) for a in args]
+    wrt = [t for a in ins for t in leaves(a)]
+    with torch.enable_grad():
+        out = fn(*ins)
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    pairs = [(o, g) for o, g in zip(outs, grads)
+             if isinstance(o, torch.Tensor) and o.requires_grad and isinstance(g, torch.Tensor)]
+    got = [None] * len(wrt)
+    if pairs and wrt:
+        got = torch.autograd.grad([o for o, _ in pairs], wrt, [g for _, g in pairs],
+                                  allow_unused=True)
+    by_leaf = {id(t): torch.zeros_like(t) if g is None else g.detach() for t, g in zip(wrt, got)}
+
+    def grad_of(a):
+        if isinstance(a, torch.Tensor):
+            return by_leaf.get(id(a))
+        if isinstance(a, list) and leaves(a):
+            return [grad_of(x) for x in a]
+        return None
+
+    return [grad_of(a) for a in ins]
+
+
+)py";
+
+// grad::<op>(grads, args, result), one node of a backward graph (d2s grad): PyTorch's
+// own derivative of the forward op, through the `_d2s_vjp` helper the file defines
+// (kVjpHelper), at the forward node's arguments. The forward node is the one that made
+// `result` (a tuple of its outputs when it has several); it is spelled as a lambda
+// whose parameters stand for its non-constant inputs.
+std::string gradient_call(const ir::Node& n, const RefFn& ref) {
+  const ir::Node* forward = n.input(2)->node();
+  if (forward->kind() == ir::kind::TupleConstruct && !forward->inputs().empty()) {
+    forward = forward->input(0)->node();
+  }
+  if (forward->kind().rfind("aten::", 0) != 0) {
+    throw Error("d2s code: '" + n.kind() + "' does not follow the forward node it differentiates",
+                n.range(), "write the forward graph as code and differentiate it in PyTorch");
+  }
+  std::vector<std::string> params;
+  const auto lambda_ref = [&](const ir::Value* v) {
+    const auto& ins = forward->inputs();
+    for (size_t i = 0; i < ins.size(); ++i) {
+      if (ins[i] == v && !constant_of(v)) return "a" + std::to_string(i);
+    }
+    return ref(v);
+  };
+  for (size_t i = 0; i < forward->inputs().size(); ++i) params.push_back("a" + std::to_string(i));
+  return "_d2s_vjp(lambda " + join(params) + ": " + node_expression(*forward, lambda_ref) + ", " +
+         ref(n.input(0)) + ", " + ref(n.input(1)) + ")";
+}
+
 std::string node_expression(const ir::Node& n, const RefFn& ref) {
   const std::string& kind = n.kind();
   std::vector<std::string> args;
@@ -293,11 +363,7 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
   }
   if (kind == ir::kind::TupleUnpack || kind == ir::kind::ListUnpack) return args.at(0);
   if (kind == ir::kind::Uninitialized) return "None";
-  if (kind.rfind("grad::", 0) == 0) {
-    throw Error("d2s code: '" + kind + "' is a gradient node of a backward graph (d2s grad); " +
-                    "it has no Python spelling yet",
-                n.range(), "write the forward graph as code and differentiate it in PyTorch");
-  }
+  if (kind.rfind("grad::", 0) == 0) return gradient_call(n, ref);
 
   std::string out;
   const std::string_view name = base_name(kind);

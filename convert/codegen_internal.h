@@ -24,6 +24,11 @@ std::string python_literal(const IValue& value);
 // Throws d2s::Error at the node when it has no Python spelling.
 std::string node_expression(const ir::Node& node, const RefFn& ref);
 
+// The Python function that a backward graph's gradient nodes call (`_d2s_vjp(fn,
+// grads, args)`: PyTorch's vector-Jacobian product of `fn` at `args`, one gradient
+// or None per argument); written before the graph's function when it has them.
+extern const char* const kVjpHelper;
+
 // The condition a trace's prim::Guard asserts (`b`, `not b`, `n == 3`,
 // `len(s) == 2 and s[0] == 1 and s[1] == 10`) and the assert's message.
 std::string guard_condition(const ir::Node& guard, const RefFn& ref);

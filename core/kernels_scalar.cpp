@@ -117,7 +117,8 @@ bool truthy(const IValue& v) {
   if (v.is_tuple() || v.is_list()) return !v.items().empty();
   if (v.is_tensor()) {
     const Tensor& t = v.to_tensor();
-    if (t.numel() > 1) fail("RuntimeError: Boolean value of Tensor with more than one value is ambiguous");
+    if (t.numel() > 1)
+      fail("RuntimeError: Boolean value of Tensor with more than one value is ambiguous");
     if (t.numel() == 0) fail("RuntimeError: Boolean value of Tensor with no values is ambiguous");
     return t.value_at(0) != 0;
   }

@@ -103,11 +103,26 @@ def f(x: Tensor) -> Tensor:
             traced.eager_output.repr());
 }
 
-TEST(Codegen, ABackwardGraphIsAClearError) {
+TEST(Codegen, ABackwardGraphCallsPyTorchsDerivativeOfEachForwardOp) {
   LoweredGraph g = lower_string("import torch\n\ndef f(x):\n    return torch.tanh(x)\n");
   build_backward_graph(*g.graph);
+  const std::string code = generate_python(*g.graph);
+  EXPECT_TRUE(has(code, "def _d2s_vjp(fn, grads, args):")) << code;
+  EXPECT_TRUE(has(code, "grads_tanh = _d2s_vjp(lambda a0: torch.tanh(a0), ")) << code;
+}
+
+TEST(Codegen, AGradientNodeWithoutItsForwardOpIsAClearError) {
+  // grad::tanh's result argument must be the output of the op it differentiates.
+  ir::Graph g;
+  ir::Value* x = g.add_input("x", ir::Type::tensor());
+  ir::Node* list = g.insert(ir::kind::ListConstruct, {x}, 1, SourceRange(nullptr, 1, 1));
+  list->output()->set_type(ir::Type::list(ir::Type::any()));
+  ir::Node* grad =
+      g.insert("grad::tanh", {list->output(), list->output(), x}, 1, SourceRange(nullptr, 2, 1));
+  grad->output()->set_type(ir::Type::list(ir::Type::any()));
+  g.register_output(grad->output());
   try {
-    generate_python(*g.graph);
+    generate_python(g);
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_TRUE(has(e.message(), "grad::tanh")) << e.message();

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Round trip of `d2s code` (docs/code.md) on every sample, live against PyTorch.
 
-    code_parity.py D2S [--kind parse,trace,reroll] [--samples DIR] [--only NAME ...]
+    code_parity.py D2S [--kind parse,trace,reroll,grad] [--samples DIR] [--only NAME ...]
 
 For every samples/<name>.py, every input set of samples/<name>.inputs.yaml and
 every graph kind:
@@ -9,6 +9,12 @@ every graph kind:
 - trace:  `d2s code NAME.py --route trace --inputs SET` (traced on the set itself,
           guards written as asserts);
 - reroll: the same with --reroll (the trace's unrolled loops folded back),
+- grad:   `d2s code GRAD.yaml` of the static backward graph `d2s grad NAME.py` writes
+          (its gradient nodes call PyTorch's own derivative, `_d2s_vjp`); its outputs
+          must equal `d2s run GRAD.yaml`'s on the set (at grad_parity.py's tolerance,
+          rtol 1e-4 / atol 1e-5: PyTorch's derivatives sum in another order). A sample `d2s grad` refuses (a
+          loop: no static backward graph yet) is SKIP, with d2s's message, and counted;
+          the emitted code of a backward graph is not read back by `d2s parse`,
 the emitted code is run by real PyTorch on the set and must give d2s's eager
 outputs (`d2s run NAME.py`, rtol 1e-5 / atol 1e-6), and `d2s parse` of the emitted
 code must give the graph it came from: the same count of every op kind (constants,
@@ -21,8 +27,8 @@ A class sample's parameters are arguments of the emitted function; the comment
 block above it maps each to its state_dict name, and they get the state_dict of
 the class instantiated after torch.manual_seed(0) (the weights d2s is given too).
 
-Prints `PASS kind:name[set]` or `FAIL kind:name[set]: reason`, then `N passed, N
-failed`; exits 1 on any failure, 2 without PyTorch.
+Prints `PASS kind:name[set]`, `SKIP kind:name[set]: reason` or `FAIL kind:name[set]:
+reason`, then `N passed, N skipped, N failed`; exits 1 on any failure, 2 without PyTorch.
 """
 import argparse
 import contextlib
@@ -37,13 +43,33 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import parity_common as common  # noqa: E402  (exits 2 without torch, numpy, yaml)
 from parity_common import Mismatch, input_sets, load_yaml, make_value, torch  # noqa: E402
 
-KINDS = ("parse", "trace", "reroll")
+KINDS = ("parse", "trace", "reroll", "grad")
 # Emitted code the parse route cannot read yet, by (sample, kind): the message `d2s
 # parse` must give (checked, so that the case fails once the language reads it and
 # this entry should go). PyTorch's run of the code is checked as for every case.
 KNOWN_PARSE_LIMITS = {}
+GRAD_RTOL, GRAD_ATOL = 1e-4, 1e-5
 STATE_LINE = re.compile(r"^#   (\w+): (\S+)$")
 GUARD_LINE = "# guard, line"
+
+
+class NoBackwardGraph(Exception):
+    """`d2s grad` refuses the sample (exit 2 naming what it does not differentiate)."""
+
+
+def emit_grad(d2s, sample, tmp):
+    """`d2s grad` then `d2s code` of its graph; returns (graph path, emitted path)."""
+    graph = os.path.join(tmp, "grad.yaml")
+    p = common.run_d2s(d2s, ["grad", sample, "-o", graph], tmp)
+    if p.returncode == 2 and "not supported yet in a static backward graph" in p.stderr:
+        raise NoBackwardGraph(common.first_lines(p.stderr))
+    if p.returncode != 0:
+        raise Mismatch(f"d2s grad exited {p.returncode}: {common.first_lines(p.stderr)}")
+    out = os.path.join(tmp, "emitted.py")
+    p = common.run_d2s(d2s, ["code", graph, "-o", out], tmp)
+    if p.returncode != 0:
+        raise Mismatch(f"d2s code exited {p.returncode}: {common.first_lines(p.stderr)}")
+    return graph, out
 
 
 def emit(d2s, sample, kind, in_path, tmp):
@@ -64,7 +90,9 @@ def run_emitted(path, inputs, set_index, seed, state):
     """The emitted function under PyTorch, on the set (and the state_dict)."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    state_names = {}
+    # A graph file's parameters are arguments named after their state_dict names
+    # (`linear1.weight` -> `linear1_weight`); a program's are listed in a comment.
+    state_names = {k.replace(".", "_"): k for k in (state or {})}
     for line in text.splitlines():
         m = STATE_LINE.match(line)
         if m:
@@ -178,6 +206,17 @@ def check_structure(d2s, sample, kind, in_path, emitted, tmp):
 def code_case(d2s, sample, set_index, inputs, kind, seed, tmp):
     _, _, state = common.run_torch(sample, inputs, set_index, seed)
     in_path = common.write_set(tmp, "inputs.yaml", inputs, set_index, seed)
+    if kind == "grad":
+        graph, emitted = emit_grad(d2s, sample, tmp)
+        result = run_emitted(emitted, inputs, set_index, seed, state)
+        saved = common.RTOL, common.ATOL
+        common.RTOL, common.ATOL = GRAD_RTOL, GRAD_ATOL
+        try:
+            common.check_d2s_outputs(d2s, ["run", graph, "--inputs", in_path], result, state,
+                                     seed, tmp)
+        finally:
+            common.RTOL, common.ATOL = saved
+        return None
     emitted = emit(d2s, sample, kind, in_path, tmp)
     result = run_emitted(emitted, inputs, set_index, seed, state)
     common.check_d2s_outputs(d2s, ["run", sample, "--inputs", in_path], result, state, seed, tmp)
@@ -199,7 +238,7 @@ def main():
             raise SystemExit(f"code_parity.py: unknown kind {k!r} (kinds: {', '.join(KINDS)})")
     d2s = os.path.abspath(args.d2s)
     samples = os.path.abspath(args.samples)
-    passed = failed = 0
+    passed = skipped = failed = 0
     for kind in kinds:
         for name in common.samples_in(samples, args.only):
             sample = os.path.join(samples, name + ".py")
@@ -211,11 +250,14 @@ def main():
                         note = code_case(d2s, sample, i, inputs, kind, args.seed, tmp)
                     print(f"PASS {label}" + (f" ({note})" if note else ""))
                     passed += 1
+                except NoBackwardGraph as e:
+                    print(f"SKIP {label}: {e}")
+                    skipped += 1
                 except Exception as e:  # a Mismatch, PyTorch or the suite itself
                     common.print_fail(label, e)
                     failed += 1
                 sys.stdout.flush()
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {skipped} skipped, {failed} failed")
     return 1 if failed else 0
 
 
