@@ -475,7 +475,7 @@ IValue OptimizerValue::call_method(Interpreter& in, const std::string& m, ValueL
           clear_grad(p);
         } else {
           float* d = g.data<float>();
-          for (int64_t i = 0; i < g.numel(); ++i) d[i] = 0.0f;
+          for (int64_t i = 0, n = g.numel(); i < n; ++i) d[i] = 0.0f;
         }
       }
     }

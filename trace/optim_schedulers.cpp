@@ -159,7 +159,7 @@ IValue clip_grad_norm(Interpreter& in, ValueList args, Kwargs kwargs, const Sour
   for (const Tensor& g : grads) {
     double acc = 0;
     const float* d = g.data<float>();
-    for (int64_t i = 0; i < g.numel(); ++i) {
+    for (int64_t i = 0, n = g.numel(); i < n; ++i) {
       const double x = std::abs(static_cast<double>(d[i]));
       if (std::isinf(norm_type))
         acc = std::max(acc, x);
@@ -185,7 +185,7 @@ IValue clip_grad_norm(Interpreter& in, ValueList args, Kwargs kwargs, const Sour
   const float coef = std::min(static_cast<float>(max_norm) / (total + 1e-6f), 1.0f);
   for (Tensor g : grads) {
     float* d = g.data<float>();
-    for (int64_t i = 0; i < g.numel(); ++i) d[i] = d[i] * coef;
+    for (int64_t i = 0, n = g.numel(); i < n; ++i) d[i] = d[i] * coef;
   }
   return IValue(Tensor::scalar(total));
 }
@@ -199,7 +199,7 @@ IValue clip_grad_value(Interpreter& in, ValueList args, Kwargs kwargs, const Sou
     Tensor g = grad_of(p);
     if (!g.defined()) continue;
     float* d = g.data<float>();
-    for (int64_t i = 0; i < g.numel(); ++i) d[i] = std::min(std::max(d[i], -clip), clip);
+    for (int64_t i = 0, n = g.numel(); i < n; ++i) d[i] = std::min(std::max(d[i], -clip), clip);
   }
   return IValue();
 }
