@@ -42,28 +42,29 @@ class SchedulerValue : public NativeValue {
   // (get_lr()) and then written into the group.
   void advance(Interpreter& in, const SourceRange& range) {
     ++last_epoch;
-    std::vector<DictValue*> groups = opt->groups();
-    if (groups.size() != base_lrs.size()) {
-      in.fail("d2s: the optimizer's param_groups changed after " + name + " was constructed", range,
-              "construct the scheduler after the last add_param_group()");
-    }
+    const std::vector<DictValue*> groups = opt->groups();
+    // get_lr(): StepLR's covers every group the optimizer has now; LambdaLR's zips its
+    // lambdas with the base lrs of the groups it was constructed with. Then each value
+    // goes to its group (zip: a group added later keeps its lr under LambdaLR).
     ValueList values;
-    for (size_t i = 0; i < groups.size(); ++i) {
-      const IValue lr = groups[i]->get(in, IValue("lr"), range);
-      if (!lambdas.empty()) {
+    if (name == "LambdaLR") {
+      for (size_t i = 0; i < lambdas.size() && i < base_lrs.size(); ++i) {
         IValue factor = in.call_value(lambdas[i], {IValue(last_epoch)}, {}, range);
         values.push_back(in.binary(ast::BinOpKind::Mul, base_lrs[i], factor, range));
-      } else if (last_epoch == 0 || last_epoch % step_size != 0) {
-        values.push_back(lr);
-      } else {
-        values.push_back(in.binary(ast::BinOpKind::Mul, lr, gamma, range));
+      }
+    } else {
+      for (DictValue* g : groups) {
+        const IValue lr = g->get(in, IValue("lr"), range);
+        values.push_back(last_epoch == 0 || last_epoch % step_size != 0
+                             ? lr
+                             : in.binary(ast::BinOpKind::Mul, lr, gamma, range));
       }
     }
-    last_lr.clear();
-    for (size_t i = 0; i < groups.size(); ++i) {
+    for (size_t i = 0; i < groups.size() && i < values.size(); ++i) {
       groups[i]->put(in, IValue("lr"), values[i], range);
-      last_lr.push_back(values[i]);
     }
+    last_lr.clear();
+    for (DictValue* g : groups) last_lr.push_back(g->get(in, IValue("lr"), range));
   }
 
   std::string name;

@@ -87,3 +87,21 @@ for step in range(5):
     loss.backward()
     optimizer.step()
     print("unfreeze", step, loss.item())
+
+# A group added after the schedulers were constructed: StepLR decays it too, LambdaLR
+# leaves its lr alone (PyTorch zips the lambdas with the groups it started with).
+for which in ["step", "lambda"]:
+    model = Net()
+    optimizer = torch.optim.SGD(model.body.parameters(), lr=0.1, momentum=0.5)
+    if which == "step":
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.5)
+    else:
+        scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda e: 1.0 / (e + 1))
+    optimizer.add_param_group({"params": model.head.parameters(), "lr": 0.3})
+    for step in range(4):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        scheduler.step()
+        print("added", which, step, loss.item(), scheduler.get_last_lr())
