@@ -62,6 +62,51 @@ def mlp(x: Tensor, w1: Tensor, b1: Tensor, w2: Tensor, b2: Tensor, w3: Tensor, b
     return F.linear(h, w3, b3)
 """
 
+# (i) a training step of the MLP of (c) (issue 18): forward, cross-entropy loss, backward
+# and an Adam step, on a batch of 64 with class-index targets. `train_step` runs the
+# forward eagerly; `train_step_compiled` calls the model through torch.compile (d2s: the
+# parse route's graph; PyTorch 1.13, which has no torch.compile: torch.jit.script, see
+# peer.py). Both run in one program, as the pattern card's two halves do.
+TRAIN_MLP = """import torch
+import torch.nn as nn
+from torch import Tensor
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(784, 512)
+        self.fc2 = nn.Linear(512, 512)
+        self.fc3 = nn.Linear(512, 10)
+
+    def forward(self, x):
+        h = torch.relu(self.fc1(x))
+        h = torch.relu(self.fc2(h))
+        return self.fc3(h)
+
+
+model = MLP()
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+loss_fn = nn.CrossEntropyLoss()
+compiled_model = torch.compile(model)
+
+
+def train_step(x: Tensor, y: Tensor):
+    optimizer.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()
+    return loss
+
+
+def train_step_compiled(x: Tensor, y: Tensor):
+    optimizer.zero_grad()
+    loss = loss_fn(compiled_model(x), y)
+    loss.backward()
+    optimizer.step()
+    return loss
+"""
+
 # (d) one big matrix product.
 MATMUL = """import torch
 from torch import Tensor
@@ -107,6 +152,7 @@ def main():
     write(os.path.join(out, "rnn.py"), RNN)
     write(os.path.join(out, "mlp.py"), MLP)
     write(os.path.join(out, "matmul.py"), MATMUL)
+    write(os.path.join(out, "train_mlp.py"), TRAIN_MLP)
     write(os.path.join(out, "loop.py"), LOOP)
     for n in FRONTEND_SIZES:
         write(os.path.join(out, "straight_%d.py" % n), chain_program(n))

@@ -3,7 +3,8 @@
     /usr/bin/python3 bench/peer.py PROGRAMS_DIR OUT.json [--quick]
 
 For each workload and mode (eager, torch.jit.script, torch.jit.trace, and oneDNN via
-torch.utils.mkldnn for the MLP and matmul) it records the seconds of each repetition
+torch.utils.mkldnn for the MLP and matmul; for the MLP's training step, eager and the
+forward through torch.jit.script) it records the seconds of each repetition
 (one call, or the mean of a batch of calls for the fast ones). The frontend workloads
 time torch.jit.script / torch.jit.trace of a freshly loaded copy of each program.
 Peak memory is the most bytes of tensors allocated at once during one eager run
@@ -124,6 +125,30 @@ def bench_matmul(programs, reps, results):
         }
 
 
+def bench_train(programs, reps, results):
+    """(i) train_mlp.py's training steps: `train_step` (eager) and `train_step_compiled`,
+    whose model call goes through torch.compile; PyTorch 1.13 has none, so it is
+    torch.jit.script here (a scripted forward, eager backward and Adam step)."""
+    had_compile = hasattr(torch, "compile")
+    if not had_compile:
+        torch.compile = torch.jit.script
+    try:
+        torch.manual_seed(0)
+        step = load(programs, "train_mlp.py", "train_step")
+        compiled_step = step.__globals__["train_step_compiled"]
+    finally:
+        if not had_compile:
+            del torch.compile
+    x = rand(64, 784, seed=1)
+    y = torch.tensor([(i * 7) % 10 for i in range(64)])
+    eager = repeat(lambda: step(x, y), reps, warmup=2)
+    results["train_eager"] = {"eager": eager}
+    results["train_compiled"] = {
+        "eager": eager,
+        "script": repeat(lambda: compiled_step(x, y), reps, warmup=3),
+    }
+
+
 def time_frontend(programs, name, entry, mode, reps):
     x = rand(4, seed=1)
     if mode == "script":
@@ -201,6 +226,7 @@ def main():
     bench_rnn(programs, 2 if quick else 5, results)
     bench_mlp(programs, reps, results)
     bench_matmul(programs, reps, results)
+    bench_train(programs, reps, results)
     sizes = [100, 1000] if quick else gen_programs.FRONTEND_SIZES
     bench_frontend(programs, 2 if quick else 3, sizes, results)
     for which in ("mlp", "rnn"):

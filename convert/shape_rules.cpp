@@ -187,6 +187,20 @@ bool infer_node_types(ir::Node& n) {
       d = DType::Float32;
     }
     out = tensor(d, shape);
+  } else if (k == "ctc_loss") {
+    // A float loss: 0-d when reduced; unreduced, one per sequence ([N] of [T, N, C]
+    // log_probs, 0-d of one unbatched [T, C] sequence).
+    auto r = a.value(5);
+    std::optional<Dims> shape = Dims{};
+    if (!r || !r->is_string()) {
+      shape.reset();
+    } else if (r->to_string() == "none") {
+      if (!s)
+        shape.reset();
+      else if (s->size() == 3)
+        shape = Dims{(*s)[1]};
+    }
+    out = tensor(DType::Float32, shape);
   } else if (in(k, {"nll_loss", "cross_entropy_loss", "binary_cross_entropy_with_logits"})) {
     // A float loss: 0-d when reduced; unreduced, one per row ([N] of an [N, C] input, 0-d
     // of a [C] one) for the class-index losses, the input's shape for the binary one.

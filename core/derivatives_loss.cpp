@@ -148,6 +148,7 @@ void register_derivatives_loss(OpRegistry& r) {
   r.set_derivative("aten::nll_loss", nll_loss_grad);
   r.set_derivative("aten::cross_entropy_loss", cross_entropy_grad);
   r.set_derivative("aten::binary_cross_entropy_with_logits", bce_with_logits_grad);
+  register_derivatives_ctc(r);
 }
 
 }  // namespace d2s::grad

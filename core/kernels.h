@@ -26,7 +26,8 @@ void register_linalg(OpRegistry& r);        // kernels_linalg.cpp
 void register_shape(OpRegistry& r);         // kernels_shape.cpp
 void register_nn(OpRegistry& r);            // kernels_nn.cpp
 void register_autograd_ops(OpRegistry& r);  // autograd_ops.cpp: aten::backward
-void register_loss(OpRegistry& r);          // kernels_loss.cpp
+void register_loss(OpRegistry& r);          // kernels_loss.cpp (and ctc_loss.cpp through it)
+void register_ctc_loss(OpRegistry& r);      // ctc_loss.cpp: aten::ctc_loss
 void register_conv(OpRegistry& r);          // kernels_conv.cpp: conv1d, conv2d
 void register_pool(OpRegistry& r);          // kernels_pool.cpp: max, avg, adaptive pools
 void register_activation(OpRegistry& r);    // kernels_activation.cpp: hardtanh, elu, ...

@@ -172,6 +172,7 @@ void register_loss(OpRegistry& r) {
       [](OpContext&, A a) {
         return tv(bce_with_logits(tensor_arg(a[0]), a[1], a[2], a[3], a[4]));
       });
+  register_ctc_loss(r);
 }
 
 }  // namespace d2s::kernels

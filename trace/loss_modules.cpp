@@ -1,5 +1,5 @@
 // The loss modules of torch.nn — MSELoss, L1Loss, SmoothL1Loss, CrossEntropyLoss,
-// NLLLoss, BCEWithLogitsLoss — with PyTorch's constructor signatures. Calling one runs
+// NLLLoss, BCEWithLogitsLoss, CTCLoss — with PyTorch's constructor signatures. Calling one runs
 // its op of the registry (aten::mse_loss, aten::cross_entropy_loss, ...), the op the
 // F.* function of the same loss runs, so eager runs, traces and gradients see one op.
 #include "trace/native_value.h"
@@ -23,6 +23,8 @@ const LossSpec kLosses[] = {
     {"BCEWithLogitsLoss", "aten::binary_cross_entropy_with_logits", true, false, false, false,
      true},
 };
+
+const char* const kCtcLoss = "torch.nn.CTCLoss";
 
 const LossSpec* find_loss(const std::string& qualname) {
   for (const LossSpec& s : kLosses) {
@@ -77,14 +79,75 @@ class LossModuleValue : public NativeValue {
   IValue beta{1.0};
 };
 
+// nn.CTCLoss(blank=0, reduction='mean', zero_infinity=False): its forward takes
+// (log_probs, targets, input_lengths, target_lengths) and runs aten::ctc_loss.
+class CtcLossModuleValue : public NativeValue {
+ public:
+  std::string type_name() const override { return "CTCLoss"; }
+  IValue call(Interpreter& in, ValueList args, Kwargs kwargs, const SourceRange& range) override {
+    ValueList a = bind_args("CTCLoss.forward",
+                            {{"log_probs", std::nullopt},
+                             {"targets", std::nullopt},
+                             {"input_lengths", std::nullopt},
+                             {"target_lengths", std::nullopt}},
+                            std::move(args), std::move(kwargs), range);
+    return in.call_op("aten::ctc_loss", {a[0], a[1], a[2], a[3], blank, reduction, zero_infinity},
+                      {}, range);
+  }
+  bool has_method(const std::string& name) const override { return name == "forward"; }
+  IValue call_method(Interpreter& in, const std::string& name, ValueList args, Kwargs kwargs,
+                     const SourceRange& range) override {
+    (void)name;  // only forward
+    return call(in, std::move(args), std::move(kwargs), range);
+  }
+  std::optional<IValue> attribute(const std::string& name) const override {
+    if (name == "blank") return blank;
+    if (name == "reduction") return reduction;
+    if (name == "zero_infinity") return zero_infinity;
+    if (name == "training") return IValue(true);
+    return std::nullopt;
+  }
+  std::string repr() const override { return "CTCLoss()"; }
+
+  IValue blank{int64_t{0}};
+  IValue reduction{std::string("mean")};
+  IValue zero_infinity{false};
+};
+
+IValue check_reduction(Interpreter& in, const IValue& v, const SourceRange& range) {
+  if (!v.is_string() ||
+      (v.to_string() != "mean" && v.to_string() != "sum" && v.to_string() != "none")) {
+    in.fail("ValueError: " + (v.is_string() ? v.to_string() : in.py_repr(v)) +
+                " is not a valid value for reduction",
+            range, "use 'mean', 'sum' or 'none'");
+  }
+  return v;
+}
+
+IValue construct_ctc_loss(Interpreter& in, ValueList args, Kwargs kwargs,
+                          const SourceRange& range) {
+  ValueList a = bind_args("nn.CTCLoss",
+                          {{"blank", IValue(int64_t{0})},
+                           {"reduction", IValue(std::string("mean"))},
+                           {"zero_infinity", IValue(false)}},
+                          std::move(args), std::move(kwargs), range);
+  auto m = std::make_shared<CtcLossModuleValue>();
+  m->blank = IValue(in.to_index(a[0], PyConversion::Scalar, range, "blank"));
+  m->reduction = check_reduction(in, a[1], range);
+  m->zero_infinity = IValue(in.truthy(a[2], range));
+  return IValue(std::static_pointer_cast<Object>(m));
+}
+
 }  // namespace
 
 bool is_loss_module_name(const std::string& qualname) {
-  return find_loss(qualname) != nullptr;
+  return find_loss(qualname) != nullptr || qualname == kCtcLoss;
 }
 
 IValue construct_loss_module(Interpreter& in, const std::string& qualname, ValueList args,
                              Kwargs kwargs, const SourceRange& range) {
+  if (qualname == kCtcLoss)
+    return construct_ctc_loss(in, std::move(args), std::move(kwargs), range);
   const LossSpec& spec = *find_loss(qualname);
   // PyTorch's parameter order for each class.
   std::vector<ParamSpec> params;

@@ -29,8 +29,8 @@ class NativeValue : public Object {
 
 // The names of training code d2s implements: torch.optim.{SGD, Adam, AdamW, RMSprop,
 // Adagrad, Adadelta}, torch.optim.lr_scheduler.{StepLR, LambdaLR}, the loss modules
-// torch.nn.{MSELoss, L1Loss, SmoothL1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss}
-// and torch.nn.utils.{clip_grad_norm_, clip_grad_value_}.
+// torch.nn.{MSELoss, L1Loss, SmoothL1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss,
+// CTCLoss} and torch.nn.utils.{clip_grad_norm_, clip_grad_value_}.
 bool is_training_name(const std::string& qualname);
 // torch.optim, torch.optim.lr_scheduler, torch.nn.utils.
 bool is_training_namespace(const std::string& qualname);

@@ -1,19 +1,21 @@
 // torch.optim: SGD, Adam, AdamW, RMSprop, Adagrad and Adadelta with PyTorch 1.13's
 // single-tensor update formulas (the default on CPU), their options and defaults,
-// zero_grad() (set_to_none=False by default, as in 1.13) and step(); the schedulers StepLR and
-// LambdaLR; torch.nn.utils.clip_grad_norm_ and clip_grad_value_. Updates work on the parameters'
-// float32 data in place, outside autograd (as PyTorch's step() runs under no_grad), one element at
-// a time in the order of PyTorch's tensor ops, so results match PyTorch's to float rounding.
+// parameter groups, zero_grad() (set_to_none=False by default, as in 1.13) and step().
+// Updates work on the parameters' float32 data in place, outside autograd (as PyTorch's
+// step() runs under no_grad), one element at a time in the order of PyTorch's tensor ops,
+// so results match PyTorch's to float rounding.
 //
-// One parameter group: the parameters given to the constructor (a list, or
-// model.parameters()). Groups written as dicts need dict values, which the model
-// language does not have yet; such an argument gets a clear error.
+// Parameter groups are PyTorch's: `param_groups` is a list of dicts, each holding its
+// 'params' and every option (the constructor's values fill what a group leaves out),
+// and each step reads a group's options from its dict, so a program (or a scheduler)
+// that writes `group['lr'] = ...` changes the next step. The schedulers and clipping
+// are in optim_schedulers.cpp.
+#include "trace/optim.h"
+
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 
 #include "core/autograd.h"
-#include "trace/native_value.h"
 
 namespace d2s::interp {
 
@@ -23,94 +25,326 @@ IValue obj(std::shared_ptr<Object> o) {
   return IValue(std::move(o));
 }
 
-enum class OptKind { SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta };
+// PyTorch's `required` default (SGD's lr): a group that does not set the option is an
+// error.
+class RequiredValue : public NativeValue {
+ public:
+  std::string type_name() const override { return "_RequiredParameter"; }
+  bool has_method(const std::string&) const override { return false; }
+  IValue call_method(Interpreter& in, const std::string& m, ValueList, Kwargs,
+                     const SourceRange& range) override {
+    in.fail("AttributeError: '_RequiredParameter' object has no attribute '" + m + "'", range);
+  }
+  std::string repr() const override { return "<required parameter>"; }
+};
+
+bool is_required(const IValue& v) {
+  return as_obj<RequiredValue>(v) != nullptr;
+}
 
 struct OptSpec {
   const char* name;
   OptKind kind;
-};
-const OptSpec kOptimizers[] = {{"SGD", OptKind::SGD},         {"Adam", OptKind::Adam},
-                               {"AdamW", OptKind::AdamW},     {"RMSprop", OptKind::RMSprop},
-                               {"Adagrad", OptKind::Adagrad}, {"Adadelta", OptKind::Adadelta}};
-
-// Per-parameter state: PyTorch's step count and up to three buffers (exp_avg /
-// exp_avg_sq / max_exp_avg_sq for Adam; momentum_buffer for SGD; square_avg /
-// momentum_buffer / grad_avg for RMSprop; sum for Adagrad; square_avg / acc_delta for
-// Adadelta).
-struct ParamState {
-  double step = 0;
-  bool has_buf = false;  // SGD's momentum buffer exists after the first step
-  std::vector<float> a, b, c;
+  // The constructor's parameters after `params`, in PyTorch 1.13's order, with their
+  // defaults (ints where PyTorch writes `0`, so the options print as PyTorch's do).
+  std::vector<ParamSpec> (*signature)();
+  // The keys of PyTorch's `defaults` dict, in the order its constructor builds it.
+  std::vector<const char*> defaults_order;
 };
 
-class OptimizerValue : public NativeValue {
- public:
-  std::string type_name() const override { return name; }
-  bool has_method(const std::string& m) const override { return m == "step" || m == "zero_grad"; }
-  IValue call_method(Interpreter& in, const std::string& m, ValueList args, Kwargs kwargs,
-                     const SourceRange& range) override;
-  std::string repr() const override;
+IValue required() {
+  static const IValue r = obj(std::make_shared<RequiredValue>());
+  return r;
+}
+IValue zero() {
+  return IValue(int64_t{0});
+}
 
-  void step_all();
-
-  std::string name;
-  OptKind kind = OptKind::SGD;
-  std::vector<Tensor> params;
-  // Hyperparameters (those of the kind in use; the rest keep their defaults).
-  double lr = 0, momentum = 0, dampening = 0, weight_decay = 0, beta1 = 0.9, beta2 = 0.999,
-         eps = 1e-8, alpha = 0.99, lr_decay = 0, initial_accumulator_value = 0, rho = 0.9;
-  bool nesterov = false, maximize = false, amsgrad = false, centered = false;
-  std::vector<std::pair<std::string, IValue>> shown;  // the options, for repr
-  std::unordered_map<const TensorImpl*, ParamState> state;
-
- private:
-  void update(Tensor& p, const Tensor& grad, ParamState& s);
+const OptSpec kOptimizers[] = {
+    {"SGD",
+     OptKind::SGD,
+     [] {
+       return std::vector<ParamSpec>{
+           {"lr", required()},          {"momentum", zero()},
+           {"dampening", zero()},       {"weight_decay", zero()},
+           {"nesterov", IValue(false)}, {"maximize", IValue(false)},
+           {"foreach", IValue()},       {"differentiable", IValue(false)}};
+     },
+     {"lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize", "foreach",
+      "differentiable"}},
+    {"Adam",
+     OptKind::Adam,
+     [] {
+       return std::vector<ParamSpec>{{"lr", IValue(1e-3)},
+                                     {"betas", IValue::tuple({IValue(0.9), IValue(0.999)})},
+                                     {"eps", IValue(1e-8)},
+                                     {"weight_decay", zero()},
+                                     {"amsgrad", IValue(false)},
+                                     {"foreach", IValue()},
+                                     {"maximize", IValue(false)},
+                                     {"capturable", IValue(false)},
+                                     {"differentiable", IValue(false)},
+                                     {"fused", IValue(false)}};
+     },
+     {"lr", "betas", "eps", "weight_decay", "amsgrad", "maximize", "foreach", "capturable",
+      "differentiable", "fused"}},
+    {"AdamW",
+     OptKind::AdamW,
+     [] {
+       return std::vector<ParamSpec>{
+           {"lr", IValue(1e-3)},       {"betas", IValue::tuple({IValue(0.9), IValue(0.999)})},
+           {"eps", IValue(1e-8)},      {"weight_decay", IValue(1e-2)},
+           {"amsgrad", IValue(false)}, {"maximize", IValue(false)},
+           {"foreach", IValue()},      {"capturable", IValue(false)}};
+     },
+     {"lr", "betas", "eps", "weight_decay", "amsgrad", "foreach", "maximize", "capturable"}},
+    {"RMSprop",
+     OptKind::RMSprop,
+     [] {
+       return std::vector<ParamSpec>{{"lr", IValue(1e-2)},
+                                     {"alpha", IValue(0.99)},
+                                     {"eps", IValue(1e-8)},
+                                     {"weight_decay", zero()},
+                                     {"momentum", zero()},
+                                     {"centered", IValue(false)},
+                                     {"foreach", IValue()},
+                                     {"maximize", IValue(false)},
+                                     {"differentiable", IValue(false)}};
+     },
+     {"lr", "momentum", "alpha", "eps", "centered", "weight_decay", "foreach", "maximize",
+      "differentiable"}},
+    {"Adagrad",
+     OptKind::Adagrad,
+     [] {
+       return std::vector<ParamSpec>{
+           {"lr", IValue(1e-2)},       {"lr_decay", zero()},
+           {"weight_decay", zero()},   {"initial_accumulator_value", zero()},
+           {"eps", IValue(1e-10)},     {"foreach", IValue()},
+           {"maximize", IValue(false)}};
+     },
+     {"lr", "lr_decay", "eps", "weight_decay", "initial_accumulator_value", "foreach", "maximize"}},
+    {"Adadelta",
+     OptKind::Adadelta,
+     [] {
+       return std::vector<ParamSpec>{{"lr", IValue(1.0)},   {"rho", IValue(0.9)},
+                                     {"eps", IValue(1e-6)}, {"weight_decay", zero()},
+                                     {"foreach", IValue()}, {"maximize", IValue(false)}};
+     },
+     {"lr", "rho", "eps", "weight_decay", "maximize", "foreach"}},
 };
+
+// d[key] for a string key; KeyError as Python writes it.
+IValue dict_get(Interpreter& in, const DictValue& d, const char* key, const SourceRange& range) {
+  return d.get(in, IValue(key), range);
+}
+
+}  // namespace
+
+bool OptimizerValue::has_method(const std::string& m) const {
+  return m == "step" || m == "zero_grad" || m == "add_param_group";
+}
+
+std::optional<IValue> OptimizerValue::attribute(const std::string& attr) const {
+  if (attr == "param_groups") return param_groups;
+  if (attr == "defaults") return defaults;
+  return std::nullopt;
+}
+
+std::vector<DictValue*> OptimizerValue::groups() const {
+  std::vector<DictValue*> out;
+  for (const IValue& g : param_groups.list_items()) {
+    // A program may have replaced an item of the list: PyTorch would fail on it too.
+    if (DictValue* d = as_dict(g)) out.push_back(d);
+  }
+  return out;
+}
+
+std::vector<Tensor> OptimizerValue::group_params(Interpreter& in, DictValue& group,
+                                                 const SourceRange& range) const {
+  std::vector<Tensor> out;
+  for (const IValue& p : in.iterate(dict_get(in, group, "params", range), range)) {
+    if (!p.is_tensor()) {
+      in.fail("TypeError: optimizer can only optimize Tensors, but one of the params is " +
+                  py_type_name(p),
+              range);
+    }
+    out.push_back(p.to_tensor());
+  }
+  return out;
+}
 
 std::string OptimizerValue::repr() const {
-  // PyTorch's Optimizer.__repr__: the options of each group, sorted by name.
-  std::vector<std::pair<std::string, IValue>> sorted = shown;
-  std::sort(sorted.begin(), sorted.end(),
-            [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::string out = name + " (\nParameter Group 0\n";
-  for (const auto& [k, v] : sorted) {
-    out += "    " + k + ": " + (v.is_double() ? v.repr() : v.str()) + "\n";
+  // PyTorch's Optimizer.__repr__: each group's options (not its params), sorted by name.
+  std::string out = name + " (";
+  size_t i = 0;
+  for (const DictValue* g : groups()) {
+    out += "\nParameter Group " + std::to_string(i++) + "\n";
+    std::vector<std::pair<std::string, IValue>> sorted;
+    for (const auto& [k, v] : g->items) {
+      if (k.is_string() && k.to_string() != "params") sorted.emplace_back(k.to_string(), v);
+    }
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [k, v] : sorted) {
+      std::string text = v.is_double() ? v.repr() : v.str();
+      if (auto* n = as_obj<NativeValue>(v)) text = n->repr();
+      out += "    " + k + ": " + text + "\n";
+    }
   }
   return out + ")";
 }
 
-void OptimizerValue::update(Tensor& p, const Tensor& grad_t, ParamState& s) {
+void OptimizerValue::add_param_group(Interpreter& in, const IValue& group_value,
+                                     const SourceRange& range) {
+  DictValue* group = as_dict(group_value);
+  if (!group || group->is_set) in.fail("AssertionError: param group must be a dict", range);
+  IValue params = dict_get(in, *group, "params", range);
+  if (params.is_tensor()) {
+    params = IValue::list({params});
+  } else if (DictValue* s = as_dict(params); s && s->is_set) {
+    in.fail(
+        "TypeError: optimizer parameters need to be organized in ordered collections, but the "
+        "ordering of tensors in sets will change between runs. Please use a list instead.",
+        range);
+  } else {
+    params = IValue::list(in.iterate(params, range));
+  }
+  group->put(in, IValue("params"), params, range);
+  for (const IValue& p : params.list_items()) {
+    if (!p.is_tensor()) {
+      in.fail("TypeError: optimizer can only optimize Tensors, but one of the params is " +
+                  py_type_name(p),
+              range,
+              p.is_list() || p.is_tuple()
+                  ? "pass a list of tensors, model.parameters(), or a list of parameter groups "
+                    "(dicts such as {'params': model.fc.parameters(), 'lr': 0.01})"
+                  : "");
+    }
+    const Tensor& t = p.to_tensor();
+    if (!is_leaf(t)) in.fail("ValueError: can't optimize a non-leaf Tensor", range);
+    if (t.dtype() != DType::Float32) {
+      in.fail("TypeError: d2s optimizes float32 tensors, and one of the params is " +
+                  std::string(dtype_torch_name(t.dtype())),
+              range);
+    }
+  }
+  for (const auto& [k, v] : as_dict(defaults)->items) {
+    if (is_required(v) && group->find(in, k, range) < 0) {
+      in.fail(
+          "ValueError: parameter group didn't specify a value of required optimization "
+          "parameter " +
+              k.to_string(),
+          range, "SGD has no default lr: pass lr= to the constructor or give every group an 'lr'");
+    }
+    if (group->find(in, k, range) < 0) group->items.emplace_back(k, v);
+  }
+  // Options PyTorch's CPU path cannot run are refused in a group as in the defaults.
+  for (const char* k : {"differentiable", "capturable", "fused"}) {
+    int64_t i = group->find(in, IValue(k), range);
+    if (i >= 0 && in.truthy(group->items[static_cast<size_t>(i)].second, range)) {
+      in.fail(std::string(k) + "=True is not supported by d2s", range,
+              "leave it at its default (False)");
+    }
+  }
+  for (DictValue* g : groups()) {
+    for (const Tensor& old : group_params(in, *g, range)) {
+      for (const IValue& p : params.list_items()) {
+        if (p.to_tensor().is_same(old)) {
+          in.fail("ValueError: some parameters appear in more than one parameter group", range,
+                  "give each parameter to one group only");
+        }
+      }
+    }
+  }
+  param_groups.list_items().push_back(group_value);
+}
+
+OptOptions OptimizerValue::options_of(Interpreter& in, DictValue& group,
+                                      const SourceRange& range) const {
+  OptOptions o;
+  auto number = [&](const char* k) {
+    const IValue v = dict_get(in, group, k, range);
+    if (is_required(v)) {
+      in.fail(
+          "ValueError: parameter group didn't specify a value of required optimization "
+          "parameter " +
+              std::string(k),
+          range);
+    }
+    return number_arg(in, v, std::string("the group's ") + k, range);
+  };
+  auto flag = [&](const char* k) { return in.truthy(dict_get(in, group, k, range), range); };
+  o.lr = number("lr");
+  o.weight_decay = number("weight_decay");
+  o.maximize = flag("maximize");
+  switch (kind) {
+    case OptKind::SGD:
+      o.momentum = number("momentum");
+      o.dampening = number("dampening");
+      o.nesterov = flag("nesterov");
+      break;
+    case OptKind::Adam:
+    case OptKind::AdamW: {
+      const IValue betas = dict_get(in, group, "betas", range);
+      const ValueList* items = seq_items(betas);
+      if (!items || items->size() != 2) in.fail("TypeError: betas must be a pair of floats", range);
+      o.beta1 = number_arg(in, (*items)[0], "betas[0]", range);
+      o.beta2 = number_arg(in, (*items)[1], "betas[1]", range);
+      o.eps = number("eps");
+      o.amsgrad = flag("amsgrad");
+      break;
+    }
+    case OptKind::RMSprop:
+      o.alpha = number("alpha");
+      o.eps = number("eps");
+      o.momentum = number("momentum");
+      o.centered = flag("centered");
+      break;
+    case OptKind::Adagrad:
+      o.lr_decay = number("lr_decay");
+      o.eps = number("eps");
+      break;
+    case OptKind::Adadelta:
+      o.rho = number("rho");
+      o.eps = number("eps");
+      break;
+  }
+  return o;
+}
+
+void OptimizerValue::update(const OptOptions& o, Tensor& p, const Tensor& grad_t,
+                            ParamState& s) const {
   const int64_t n = p.numel();
   float* w = p.data<float>();
   const Tensor gt = grad_t.to(DType::Float32);
   std::vector<float> g(gt.data<float>(), gt.data<float>() + n);
-  if (maximize) {
+  if (o.maximize) {
     for (float& x : g) x = -x;
   }
   auto f = [](double x) { return static_cast<float>(x); };
   // `grad = grad.add(param, alpha=weight_decay)` (not AdamW: it decays the weights).
-  if (weight_decay != 0 && kind != OptKind::AdamW) {
-    const float wd = f(weight_decay);
+  if (o.weight_decay != 0 && kind != OptKind::AdamW) {
+    const float wd = f(o.weight_decay);
     for (int64_t i = 0; i < n; ++i) g[i] = g[i] + wd * w[i];
   }
   switch (kind) {
     case OptKind::SGD: {
-      if (momentum != 0) {
+      if (o.momentum != 0) {
         if (!s.has_buf) {
           s.a = g;  // buf = clone(d_p)
           s.has_buf = true;
         } else {
-          const float mom = f(momentum), keep = f(1 - dampening);
+          const float mom = f(o.momentum), keep = f(1 - o.dampening);
           for (int64_t i = 0; i < n; ++i) s.a[i] = s.a[i] * mom + keep * g[i];
         }
-        if (nesterov) {
-          const float mom = f(momentum);
+        if (o.nesterov) {
+          const float mom = f(o.momentum);
           for (int64_t i = 0; i < n; ++i) g[i] = g[i] + mom * s.a[i];
         } else {
           g = s.a;
         }
       }
-      const float step = f(-lr);
+      const float step = f(-o.lr);
       for (int64_t i = 0; i < n; ++i) w[i] = w[i] + step * g[i];
       return;
     }
@@ -119,26 +353,27 @@ void OptimizerValue::update(Tensor& p, const Tensor& grad_t, ParamState& s) {
       if (s.a.empty()) {
         s.a.assign(n, 0.0f);
         s.b.assign(n, 0.0f);
-        if (amsgrad) s.c.assign(n, 0.0f);
+        if (o.amsgrad) s.c.assign(n, 0.0f);
       }
       s.step += 1;
       if (kind == OptKind::AdamW) {
-        const float decay = f(1 - lr * weight_decay);
+        const float decay = f(1 - o.lr * o.weight_decay);
         for (int64_t i = 0; i < n; ++i) w[i] = w[i] * decay;
       }
-      const float b1 = f(beta1), b2 = f(beta2), one_b1 = f(1 - beta1), one_b2 = f(1 - beta2);
+      const float b1 = f(o.beta1), b2 = f(o.beta2), one_b1 = f(1 - o.beta1),
+                  one_b2 = f(1 - o.beta2);
       for (int64_t i = 0; i < n; ++i) {
         s.a[i] = s.a[i] * b1 + one_b1 * g[i];
         s.b[i] = s.b[i] * b2 + one_b2 * g[i] * g[i];
       }
-      const double bc1 = 1 - std::pow(beta1, s.step);
-      const double bc2 = 1 - std::pow(beta2, s.step);
-      const float step_size = f(-(lr / bc1));
+      const double bc1 = 1 - std::pow(o.beta1, s.step);
+      const double bc2 = 1 - std::pow(o.beta2, s.step);
+      const float step_size = f(-(o.lr / bc1));
       const float bc2_sqrt = f(std::sqrt(bc2));
-      const float e = f(eps);
+      const float e = f(o.eps);
       for (int64_t i = 0; i < n; ++i) {
         float v = s.b[i];
-        if (amsgrad) v = s.c[i] = std::max(s.c[i], s.b[i]);
+        if (o.amsgrad) v = s.c[i] = std::max(s.c[i], s.b[i]);
         const float denom = std::sqrt(v) / bc2_sqrt + e;
         w[i] = w[i] + step_size * (s.a[i] / denom);
       }
@@ -147,23 +382,23 @@ void OptimizerValue::update(Tensor& p, const Tensor& grad_t, ParamState& s) {
     case OptKind::RMSprop: {
       if (s.a.empty()) {
         s.a.assign(n, 0.0f);
-        if (momentum > 0) s.b.assign(n, 0.0f);
-        if (centered) s.c.assign(n, 0.0f);
+        if (o.momentum > 0) s.b.assign(n, 0.0f);
+        if (o.centered) s.c.assign(n, 0.0f);
       }
       s.step += 1;
-      const float al = f(alpha), one_al = f(1 - alpha), e = f(eps), step = f(-lr);
+      const float al = f(o.alpha), one_al = f(1 - o.alpha), e = f(o.eps), step = f(-o.lr);
       for (int64_t i = 0; i < n; ++i) {
         s.a[i] = s.a[i] * al + one_al * g[i] * g[i];
         float avg;
-        if (centered) {
+        if (o.centered) {
           s.c[i] = s.c[i] * al + one_al * g[i];
           avg = std::sqrt(s.a[i] + -1.0f * s.c[i] * s.c[i]);
         } else {
           avg = std::sqrt(s.a[i]);
         }
         avg = avg + e;
-        if (momentum > 0) {
-          s.b[i] = s.b[i] * f(momentum) + g[i] / avg;
+        if (o.momentum > 0) {
+          s.b[i] = s.b[i] * f(o.momentum) + g[i] / avg;
           w[i] = w[i] + step * s.b[i];
         } else {
           w[i] = w[i] + step * (g[i] / avg);
@@ -172,10 +407,10 @@ void OptimizerValue::update(Tensor& p, const Tensor& grad_t, ParamState& s) {
       return;
     }
     case OptKind::Adagrad: {
-      if (s.a.empty()) s.a.assign(n, f(initial_accumulator_value));
+      // The sums were filled when the optimizer was constructed (make_optimizer).
       s.step += 1;
-      const float clr = f(-(lr / (1 + (s.step - 1) * lr_decay)));
-      const float e = f(eps);
+      const float clr = f(-(o.lr / (1 + (s.step - 1) * o.lr_decay)));
+      const float e = f(o.eps);
       for (int64_t i = 0; i < n; ++i) {
         s.a[i] = s.a[i] + 1.0f * g[i] * g[i];
         const float std_ = std::sqrt(s.a[i]) + e;
@@ -189,7 +424,7 @@ void OptimizerValue::update(Tensor& p, const Tensor& grad_t, ParamState& s) {
         s.b.assign(n, 0.0f);
       }
       s.step += 1;
-      const float r = f(rho), one_r = f(1 - rho), e = f(eps), step = f(-lr);
+      const float r = f(o.rho), one_r = f(1 - o.rho), e = f(o.eps), step = f(-o.lr);
       for (int64_t i = 0; i < n; ++i) {
         s.a[i] = s.a[i] * r + one_r * g[i] * g[i];
         const float std_ = std::sqrt(s.a[i] + e);
@@ -202,29 +437,46 @@ void OptimizerValue::update(Tensor& p, const Tensor& grad_t, ParamState& s) {
   }
 }
 
-void OptimizerValue::step_all() {
-  for (Tensor& p : params) {
-    const Tensor g = grad_of(p);
-    if (!g.defined()) continue;  // a parameter without a gradient is skipped, as in PyTorch
-    update(p, g, state[p.impl()]);
+void OptimizerValue::step_all(Interpreter& in, const SourceRange& range) {
+  for (DictValue* group : groups()) {
+    const OptOptions o = options_of(in, *group, range);
+    for (Tensor& p : group_params(in, *group, range)) {
+      const Tensor g = grad_of(p);
+      if (!g.defined()) continue;  // a parameter without a gradient is skipped, as in PyTorch
+      ParamState& s = state[p.impl()];
+      if (kind == OptKind::Adagrad && !s.has_buf) {
+        in.fail("KeyError: 'sum'", range,
+                "Adagrad fills its state for the parameters it is constructed with; in PyTorch "
+                "1.13 a group added later by add_param_group has none, and step() fails");
+      }
+      update(o, p, g, s);
+    }
   }
 }
 
 IValue OptimizerValue::call_method(Interpreter& in, const std::string& m, ValueList args,
                                    Kwargs kwargs, const SourceRange& range) {
+  if (m == "add_param_group") {
+    ValueList a = bind_args(name + ".add_param_group", {{"param_group", std::nullopt}},
+                            std::move(args), std::move(kwargs), range);
+    add_param_group(in, a[0], range);
+    return IValue();
+  }
   if (m == "zero_grad") {
     // PyTorch 1.13's default is set_to_none=False: gradients are zeroed in place.
     ValueList a = bind_args(name + ".zero_grad", {{"set_to_none", IValue(false)}}, std::move(args),
                             std::move(kwargs), range);
     const bool to_none = in.truthy(a[0], range);
-    for (Tensor& p : params) {
-      Tensor g = grad_of(p);
-      if (!g.defined()) continue;
-      if (to_none) {
-        clear_grad(p);
-      } else {
-        float* d = g.data<float>();
-        for (int64_t i = 0; i < g.numel(); ++i) d[i] = 0.0f;
+    for (DictValue* group : groups()) {
+      for (Tensor& p : group_params(in, *group, range)) {
+        Tensor g = grad_of(p);
+        if (!g.defined()) continue;
+        if (to_none) {
+          clear_grad(p);
+        } else {
+          float* d = g.data<float>();
+          for (int64_t i = 0, n = g.numel(); i < n; ++i) d[i] = 0.0f;
+        }
       }
     }
     return IValue();
@@ -239,30 +491,11 @@ IValue OptimizerValue::call_method(Interpreter& in, const std::string& m, ValueL
     loss = in.call_value(a[0], {}, {}, range);
   }
   NoGradGuard no_grad;
-  step_all();
+  step_all(in, range);
   return loss;
 }
 
-// The parameters an optimizer or clip function is given: a tensor, or an iterable of
-// tensors (a list, model.parameters()).
-std::vector<Tensor> tensors_of(Interpreter& in, const IValue& v, const std::string& who,
-                               const SourceRange& range) {
-  if (v.is_tensor()) return {v.to_tensor()};
-  std::vector<Tensor> out;
-  for (const IValue& item : in.iterate(v, range)) {
-    if (!item.is_tensor()) {
-      in.fail("TypeError: " + who + " can only optimize Tensors, but one of the params is " +
-                  py_type_name(item),
-              range,
-              item.is_object() || item.is_list() || item.is_tuple()
-                  ? "d2s takes one group of parameters (a list or model.parameters()); "
-                    "parameter groups written as dicts are not supported yet"
-                  : "");
-    }
-    out.push_back(item.to_tensor());
-  }
-  return out;
-}
+namespace {
 
 IValue make_optimizer(Interpreter& in, const OptSpec& spec, ValueList args, Kwargs kwargs,
                       const SourceRange& range) {
@@ -270,283 +503,97 @@ IValue make_optimizer(Interpreter& in, const OptSpec& spec, ValueList args, Kwar
   opt->name = spec.name;
   opt->kind = spec.kind;
   std::vector<ParamSpec> ps{{"params", std::nullopt}};
-  // PyTorch 1.13's signatures, keyword-only options included (accepted by name).
-  switch (spec.kind) {
-    case OptKind::SGD:
-      ps.insert(ps.end(), {{"lr", std::nullopt},
-                           {"momentum", IValue(0.0)},
-                           {"dampening", IValue(0.0)},
-                           {"weight_decay", IValue(0.0)},
-                           {"nesterov", IValue(false)},
-                           {"maximize", IValue(false)},
-                           {"foreach", IValue()},
-                           {"differentiable", IValue(false)}});
-      break;
-    case OptKind::Adam:
-    case OptKind::AdamW:
-      ps.insert(ps.end(), {{"lr", IValue(1e-3)},
-                           {"betas", IValue::tuple({IValue(0.9), IValue(0.999)})},
-                           {"eps", IValue(1e-8)},
-                           {"weight_decay", IValue(spec.kind == OptKind::AdamW ? 1e-2 : 0.0)},
-                           {"amsgrad", IValue(false)},
-                           {"foreach", IValue()},
-                           {"maximize", IValue(false)},
-                           {"capturable", IValue(false)},
-                           {"differentiable", IValue(false)},
-                           {"fused", IValue(false)}});
-      break;
-    case OptKind::RMSprop:
-      ps.insert(ps.end(), {{"lr", IValue(1e-2)},
-                           {"alpha", IValue(0.99)},
-                           {"eps", IValue(1e-8)},
-                           {"weight_decay", IValue(0.0)},
-                           {"momentum", IValue(0.0)},
-                           {"centered", IValue(false)},
-                           {"foreach", IValue()},
-                           {"maximize", IValue(false)},
-                           {"differentiable", IValue(false)}});
-      break;
-    case OptKind::Adagrad:
-      ps.insert(ps.end(), {{"lr", IValue(1e-2)},
-                           {"lr_decay", IValue(0.0)},
-                           {"weight_decay", IValue(0.0)},
-                           {"initial_accumulator_value", IValue(0.0)},
-                           {"eps", IValue(1e-10)},
-                           {"foreach", IValue()},
-                           {"maximize", IValue(false)}});
-      break;
-    case OptKind::Adadelta:
-      ps.insert(ps.end(), {{"lr", IValue(1.0)},
-                           {"rho", IValue(0.9)},
-                           {"eps", IValue(1e-6)},
-                           {"weight_decay", IValue(0.0)},
-                           {"foreach", IValue()},
-                           {"maximize", IValue(false)}});
-      break;
-  }
+  for (const ParamSpec& p : spec.signature()) ps.push_back(p);
   const std::string fname = std::string(spec.name) + ".__init__";
   ValueList a = bind_args(fname, ps, std::move(args), std::move(kwargs), range);
-  opt->params = tensors_of(in, a[0], "optimizer", range);
-  if (opt->params.empty()) in.fail("ValueError: optimizer got an empty parameter list", range);
-  for (const Tensor& p : opt->params) {
-    if (!is_leaf(p)) in.fail("ValueError: can't optimize a non-leaf Tensor", range);
-    if (p.dtype() != DType::Float32) {
-      in.fail("TypeError: d2s optimizes float32 tensors, and one of the params is " +
-                  std::string(dtype_torch_name(p.dtype())),
-              range);
+  // PyTorch's Optimizer.__init__ validates the defaults (not the groups' own values).
+  auto value_of = [&](const char* k) -> const IValue& {
+    for (size_t i = 1; i < ps.size(); ++i) {
+      if (std::string(ps[i].name) == k) return a[i];
     }
-  }
-  auto nonneg = [&](const char* what, double v, const std::string& message) {
-    if (!(v >= 0)) in.fail("ValueError: " + message, range, std::string(what) + " must be >= 0");
+    throw Error(std::string("internal: no option ") + k, range);
   };
-  for (size_t i = 1; i < ps.size(); ++i) {
-    const std::string k = ps[i].name;
-    const IValue& v = a[i];
-    if (k == "foreach") continue;  // the multi-tensor path computes the same updates
-    if (k == "differentiable" || k == "capturable" || k == "fused") {
-      if (in.truthy(v, range)) {
-        in.fail(k + "=True is not supported by d2s", range, "leave it at its default (False)");
-      }
-      continue;
-    }
-    if (k == "nesterov" || k == "maximize" || k == "amsgrad" || k == "centered") {
-      const bool on = in.truthy(v, range);
-      (k == "nesterov"   ? opt->nesterov
-       : k == "maximize" ? opt->maximize
-       : k == "amsgrad"  ? opt->amsgrad
-                         : opt->centered) = on;
-      opt->shown.emplace_back(k, IValue(on));
-      continue;
-    }
-    if (k == "betas") {
-      const ValueList* items = seq_items(v);
-      if (!items || items->size() != 2) in.fail("TypeError: betas must be a pair of floats", range);
-      opt->beta1 = number_arg(in, (*items)[0], "betas[0]", range);
-      opt->beta2 = number_arg(in, (*items)[1], "betas[1]", range);
-      if (!(opt->beta1 >= 0 && opt->beta1 < 1))
-        in.fail("ValueError: Invalid beta parameter at index 0: " + in.py_str((*items)[0]), range);
-      if (!(opt->beta2 >= 0 && opt->beta2 < 1))
-        in.fail("ValueError: Invalid beta parameter at index 1: " + in.py_str((*items)[1]), range);
-      opt->shown.emplace_back(k, v);
-      continue;
-    }
-    if (k == "lr" && v.is_none()) in.fail("ValueError: Invalid learning rate: None", range);
+  auto has = [&](const char* k) {
+    return std::any_of(ps.begin() + 1, ps.end(),
+                       [&](const ParamSpec& p) { return std::string(p.name) == k; });
+  };
+  auto check = [&](const char* k, const char* message, bool upper_one = false) {
+    if (!has(k)) return;
+    const IValue& v = value_of(k);
+    if (is_required(v)) return;
+    if (std::string(k) == "lr" && v.is_none())
+      in.fail("ValueError: Invalid learning rate: None", range);
     const double x = number_arg(in, v, k, range);
-    opt->shown.emplace_back(k, v);
-    if (k == "lr") {
-      nonneg("lr", x, "Invalid learning rate: " + in.py_str(v));
-      opt->lr = x;
-    } else if (k == "momentum") {
-      nonneg("momentum", x, "Invalid momentum value: " + in.py_str(v));
-      opt->momentum = x;
-    } else if (k == "dampening") {
-      opt->dampening = x;
-    } else if (k == "weight_decay") {
-      nonneg("weight_decay", x, "Invalid weight_decay value: " + in.py_str(v));
-      opt->weight_decay = x;
-    } else if (k == "eps") {
-      nonneg("eps", x, "Invalid epsilon value: " + in.py_str(v));
-      opt->eps = x;
-    } else if (k == "alpha") {
-      nonneg("alpha", x, "Invalid alpha value: " + in.py_str(v));
-      opt->alpha = x;
-    } else if (k == "lr_decay") {
-      nonneg("lr_decay", x, "Invalid lr_decay value: " + in.py_str(v));
-      opt->lr_decay = x;
-    } else if (k == "initial_accumulator_value") {
-      nonneg("initial_accumulator_value", x,
-             "Invalid initial_accumulator_value value: " + in.py_str(v));
-      opt->initial_accumulator_value = x;
-    } else if (k == "rho") {
-      if (!(x >= 0 && x <= 1)) in.fail("ValueError: Invalid rho value: " + in.py_str(v), range);
-      opt->rho = x;
+    if (!(x >= 0) || (upper_one && x > 1)) {
+      in.fail(std::string("ValueError: ") + message + in.py_str(v), range,
+              std::string(k) + (upper_one ? " must be between 0 and 1" : " must be >= 0"));
+    }
+  };
+  check("lr", "Invalid learning rate: ");
+  check("momentum", "Invalid momentum value: ");
+  check("weight_decay", "Invalid weight_decay value: ");
+  check("eps", "Invalid epsilon value: ");
+  check("alpha", "Invalid alpha value: ");
+  check("lr_decay", "Invalid lr_decay value: ");
+  check("initial_accumulator_value", "Invalid initial_accumulator_value value: ");
+  check("rho", "Invalid rho value: ", true);
+  if (has("dampening")) number_arg(in, value_of("dampening"), "dampening", range);
+  if (has("betas")) {
+    const ValueList* items = seq_items(value_of("betas"));
+    if (!items || items->size() != 2) in.fail("TypeError: betas must be a pair of floats", range);
+    for (int i = 0; i < 2; ++i) {
+      const double b = number_arg(in, (*items)[static_cast<size_t>(i)], "betas", range);
+      if (!(b >= 0 && b < 1)) {
+        in.fail("ValueError: Invalid beta parameter at index " + std::to_string(i) + ": " +
+                    in.py_str((*items)[static_cast<size_t>(i)]),
+                range);
+      }
     }
   }
-  if (opt->nesterov && (opt->momentum <= 0 || opt->dampening != 0)) {
-    in.fail("ValueError: Nesterov momentum requires a momentum and zero dampening", range);
+  if (spec.kind == OptKind::SGD && in.truthy(value_of("nesterov"), range)) {
+    const IValue& mom = value_of("momentum");
+    if (number_arg(in, mom, "momentum", range) <= 0 ||
+        number_arg(in, value_of("dampening"), "dampening", range) != 0) {
+      in.fail("ValueError: Nesterov momentum requires a momentum and zero dampening", range);
+    }
+  }
+  auto defaults = std::make_shared<DictValue>();
+  for (const char* k : spec.defaults_order) defaults->items.emplace_back(IValue(k), value_of(k));
+  opt->defaults = obj(defaults);
+  opt->param_groups = IValue::list({});
+  // PyTorch's Optimizer.__init__: a tensor is refused; a list whose first item is not a
+  // dict is one group.
+  if (a[0].is_tensor()) {
+    in.fail(
+        "TypeError: params argument given to the optimizer should be an iterable of Tensors "
+        "or dicts, but got " +
+            std::string(a[0].to_tensor().dtype() == DType::Float32 ? "torch.FloatTensor"
+                        : a[0].to_tensor().dtype() == DType::Int64 ? "torch.LongTensor"
+                                                                   : "torch.BoolTensor"),
+        range, "wrap it in a list: [tensor]");
+  }
+  ValueList given = in.iterate(a[0], range);
+  if (given.empty()) in.fail("ValueError: optimizer got an empty parameter list", range);
+  if (!as_dict(given[0])) {
+    auto group = std::make_shared<DictValue>();
+    group->items.emplace_back(IValue("params"), IValue::list(std::move(given)));
+    given = {obj(group)};
+  }
+  for (const IValue& g : given) opt->add_param_group(in, g, range);
+  if (spec.kind == OptKind::Adagrad) {
+    // PyTorch's Adagrad.__init__ fills every parameter's sum with the constructor's
+    // initial_accumulator_value (a group's own value is not used).
+    const float init = static_cast<float>(
+        number_arg(in, value_of("initial_accumulator_value"), "initial_accumulator_value", range));
+    for (DictValue* g : opt->groups()) {
+      for (const Tensor& p : opt->group_params(in, *g, range)) {
+        ParamState& s = opt->state[p.impl()];
+        s.a.assign(static_cast<size_t>(p.numel()), init);
+        s.has_buf = true;
+      }
+    }
   }
   return obj(opt);
-}
-
-// --------------------------------------------------------------------- schedulers
-
-class SchedulerValue : public NativeValue {
- public:
-  std::string type_name() const override { return name; }
-  bool has_method(const std::string& m) const override { return m == "step" || m == "get_last_lr"; }
-  IValue call_method(Interpreter& in, const std::string& m, ValueList args, Kwargs kwargs,
-                     const SourceRange& range) override {
-    if (m == "get_last_lr") {
-      bind_args(name + ".get_last_lr", {}, std::move(args), std::move(kwargs), range);
-      return IValue::list({IValue(opt->lr)});
-    }
-    bind_args(name + ".step", {}, std::move(args), std::move(kwargs), range);
-    advance(in, range);
-    return IValue();
-  }
-  std::optional<IValue> attribute(const std::string& attr) const override {
-    if (attr == "last_epoch") return IValue(last_epoch);
-    if (attr == "base_lrs") return IValue::list({IValue(base_lr)});
-    if (attr == "optimizer") return obj(opt);
-    return std::nullopt;
-  }
-
-  // PyTorch's _LRScheduler.step(): the epoch advances, then each group's lr is set.
-  void advance(Interpreter& in, const SourceRange& range) {
-    ++last_epoch;
-    if (lambda) {
-      IValue factor = in.call_value(*lambda, {IValue(last_epoch)}, {}, range);
-      opt->lr = base_lr * number_arg(in, factor, "the lr_lambda's result", range);
-    } else if (last_epoch != 0 && last_epoch % step_size == 0) {
-      opt->lr = opt->lr * gamma;
-    }
-  }
-
-  std::string name;
-  std::shared_ptr<OptimizerValue> opt;
-  double base_lr = 0;
-  int64_t last_epoch = -1;
-  int64_t step_size = 1;
-  double gamma = 0.1;
-  std::optional<IValue> lambda;  // LambdaLR's lr_lambda
-};
-
-IValue make_scheduler(Interpreter& in, const std::string& which, ValueList args, Kwargs kwargs,
-                      const SourceRange& range) {
-  auto s = std::make_shared<SchedulerValue>();
-  s->name = which;
-  std::vector<ParamSpec> ps{{"optimizer", std::nullopt}};
-  if (which == "StepLR") {
-    ps.insert(ps.end(), {{"step_size", std::nullopt}, {"gamma", IValue(0.1)}});
-  } else {
-    ps.push_back({"lr_lambda", std::nullopt});
-  }
-  ps.insert(ps.end(), {{"last_epoch", IValue(int64_t{-1})}, {"verbose", IValue(false)}});
-  ValueList a = bind_args(which, ps, std::move(args), std::move(kwargs), range);
-  s->opt = a[0].is_object() ? std::dynamic_pointer_cast<OptimizerValue>(a[0].to_object()) : nullptr;
-  if (!s->opt) in.fail("TypeError: " + py_type_name(a[0]) + " is not an Optimizer", range);
-  if (which == "StepLR") {
-    s->step_size = in.to_index(a[1], PyConversion::Scalar, range, "step_size must be an int");
-    if (s->step_size <= 0) in.fail("ValueError: step_size must be positive", range);
-    s->gamma = number_arg(in, a[2], "gamma", range);
-  } else {
-    s->lambda = a[1];
-  }
-  const size_t last = which == "StepLR" ? 3 : 2;
-  if (in.to_index(a[last], PyConversion::Scalar, range, "last_epoch must be an int") != -1) {
-    in.fail("d2s schedulers start from last_epoch=-1", range,
-            "resuming a schedule needs the optimizer's saved state, which d2s does not load");
-  }
-  // Constructing a scheduler takes its first step (epoch 0), as PyTorch's does.
-  s->base_lr = s->opt->lr;
-  s->advance(in, range);
-  return obj(s);
-}
-
-// --------------------------------------------------------------------- clipping
-
-IValue clip_grad_norm(Interpreter& in, ValueList args, Kwargs kwargs, const SourceRange& range) {
-  ValueList a = bind_args("clip_grad_norm_",
-                          {{"parameters", std::nullopt},
-                           {"max_norm", std::nullopt},
-                           {"norm_type", IValue(2.0)},
-                           {"error_if_nonfinite", IValue(false)}},
-                          std::move(args), std::move(kwargs), range);
-  std::vector<Tensor> grads;
-  for (const Tensor& p : tensors_of(in, a[0], "clip_grad_norm_", range)) {
-    if (grad_of(p).defined()) grads.push_back(grad_of(p));
-  }
-  const double max_norm = number_arg(in, a[1], "max_norm", range);
-  const double norm_type = number_arg(in, a[2], "norm_type", range);
-  if (grads.empty()) return IValue(Tensor::scalar(0.0));
-  // torch.norm of each gradient (float32), then of the stacked norms.
-  std::vector<float> norms;
-  for (const Tensor& g : grads) {
-    double acc = 0;
-    const float* d = g.data<float>();
-    for (int64_t i = 0; i < g.numel(); ++i) {
-      const double x = std::abs(static_cast<double>(d[i]));
-      if (std::isinf(norm_type))
-        acc = std::max(acc, x);
-      else
-        acc += std::pow(x, norm_type);
-    }
-    norms.push_back(static_cast<float>(std::isinf(norm_type) ? acc : std::pow(acc, 1 / norm_type)));
-  }
-  double acc = 0;
-  for (float x : norms) {
-    if (std::isinf(norm_type))
-      acc = std::max(acc, static_cast<double>(x));
-    else
-      acc += std::pow(static_cast<double>(x), norm_type);
-  }
-  const float total =
-      static_cast<float>(std::isinf(norm_type) ? acc : std::pow(acc, 1 / norm_type));
-  if (in.truthy(a[3], range) && !std::isfinite(total)) {
-    in.fail("RuntimeError: The total norm of order " + in.py_str(IValue(norm_type)) +
-                " for gradients from `parameters` is non-finite, so it cannot be clipped.",
-            range, "set error_if_nonfinite=False to scale the gradients anyway");
-  }
-  const float coef = std::min(static_cast<float>(max_norm) / (total + 1e-6f), 1.0f);
-  for (Tensor g : grads) {
-    float* d = g.data<float>();
-    for (int64_t i = 0; i < g.numel(); ++i) d[i] = d[i] * coef;
-  }
-  return IValue(Tensor::scalar(total));
-}
-
-IValue clip_grad_value(Interpreter& in, ValueList args, Kwargs kwargs, const SourceRange& range) {
-  ValueList a =
-      bind_args("clip_grad_value_", {{"parameters", std::nullopt}, {"clip_value", std::nullopt}},
-                std::move(args), std::move(kwargs), range);
-  const float clip = static_cast<float>(number_arg(in, a[1], "clip_value", range));
-  for (const Tensor& p : tensors_of(in, a[0], "clip_grad_value_", range)) {
-    Tensor g = grad_of(p);
-    if (!g.defined()) continue;
-    float* d = g.data<float>();
-    for (int64_t i = 0; i < g.numel(); ++i) d[i] = std::min(std::max(d[i], -clip), clip);
-  }
-  return IValue();
 }
 
 }  // namespace

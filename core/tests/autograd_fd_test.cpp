@@ -264,6 +264,14 @@ const std::map<std::string, Case>& cases() {
     c["aten::binary_cross_entropy_with_logits"] = [](Inputs& in) {
       return ValueList{in.t({2, 3}), in.t({2, 3}, Kind::Unit), IValue(), IValue(), s("sum")};
     };
+    // CTC (core/ctc_loss.cpp): padded targets with a repeated label, one input shorter
+    // than T; log_probs need not be normalised for the exact derivative.
+    c["aten::ctc_loss"] = [](Inputs& in) {
+      return ValueList{in.t({5, 2, 4}),    IValue(Tensor::from_ints({2, 3}, {1, 2, 2, 3, 1, 0})),
+                       ints({5, 4}),       ints({3, 2}),
+                       IValue(int64_t{0}), s("mean"),
+                       IValue(false)};
+    };
     // Shapes.
     for (const char* n : {"aten::reshape", "aten::view"}) {
       c[n] = [](Inputs& in) { return ValueList{in.t({2, 3}), ints({3, 2})}; };

@@ -15,7 +15,9 @@ cases are:
   that take each side of the forward's `if` (check_onnx_export);
 - generated programs (CASES below): a small network trained for 6 steps with one
   optimizer configuration and one loss each, printing the loss of every step and the
-  final parameters, so each optimizer and each loss has its own case.
+  final parameters, so each optimizer and each loss has its own case;
+- every program in tests/parity/training/ (parameter groups, zero_grad, CTC loss, ...),
+  with the same footer as the samples.
 
 Both sides start from the same numbers: PyTorch's generator is replaced by d2s's
 (d2s_random.py, bit for bit) for torch.manual_seed, torch.randn, torch.rand and the
@@ -51,6 +53,7 @@ from d2s_random import Generator  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLES = os.path.join(ROOT, "samples", "training")
+CASE_FILES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "training")
 
 FOOTER = """
 for name, p in model.named_parameters():
@@ -191,17 +194,17 @@ def generated_cases():
     return cases
 
 
-def sample_cases():
+def sample_cases(folder=SAMPLES, prefix="sample_"):
     cases = {}
-    for f in sorted(os.listdir(SAMPLES)):
+    for f in sorted(os.listdir(folder)):
         if f.endswith(".py"):
-            with open(os.path.join(SAMPLES, f)) as fh:
+            with open(os.path.join(folder, f)) as fh:
                 text = fh.read()
             footer = FOOTER
             for lst in LOSS_LISTS:
                 if lst in text:
                     footer += f'print("{lst}", {lst})\n'
-            cases["sample_" + f[:-3]] = text + footer
+            cases[prefix + f[:-3]] = text + footer
     return cases
 
 
@@ -380,7 +383,7 @@ def main():
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args()
     args.d2s = os.path.abspath(args.d2s)  # each case runs d2s in a folder of its own
-    cases = {**sample_cases(), **generated_cases()}
+    cases = {**sample_cases(), **generated_cases(), **sample_cases(CASE_FILES, "case_")}
     if args.list:
         print("\n".join(cases))
         return 0

@@ -1,0 +1,8 @@
+import torch
+
+
+def f(x):
+    w = torch.zeros(3, requires_grad=True)
+    b = torch.zeros(1, requires_grad=True)
+    optimizer = torch.optim.SGD([{"params": [w, b]}, {"params": [b], "lr": 0.01}], lr=0.1)
+    return x
