@@ -224,8 +224,12 @@ Sugared Lowerer::call_nn_forward(const Sugared& module, CallArgs& args, const So
   switch (inst.nn) {
     case NnKind::Linear:
       return Sugared::of(emit_op("aten::linear", {x, attr("weight"), attr("bias")}, range));
-    case NnKind::ReLU:
-      return Sugared::of(emit_op("aten::relu", {x}, range));
+    case NnKind::ReLU: {
+      // ReLU(inplace=True) overwrites its input, as PyTorch's does.
+      const IValue* inplace = inst.get("inplace");
+      const bool write = inplace && inplace->is_bool() && inplace->to_bool();
+      return Sugared::of(emit_op(write ? "aten::relu_" : "aten::relu", {x}, range));
+    }
     case NnKind::Tanh:
       return Sugared::of(emit_op("aten::tanh", {x}, range));
     case NnKind::Sigmoid:
