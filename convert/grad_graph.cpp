@@ -320,6 +320,17 @@ std::pair<std::string, std::string> functional_form(const Node& n) {
   return {"", ""};
 }
 
+// An op that writes state beside a fresh result (batch_norm's running statistics, not
+// its first argument): no derivative reads that state, so the node stays as it is.
+bool writes_state_only(const Node& n) {
+  const OpDef* def = OpRegistry::builtin().find(n.kind(), n.overload());
+  if (!def || !def->mutates) return false;
+  for (size_t i : def->schema.written_arguments()) {
+    if (i == 0) return false;
+  }
+  return true;
+}
+
 // The node of `block` that holds `n` (n itself, or the node whose blocks nest it).
 Node* holder_in(Block* block, Node* n) {
   while (n && n->owning_block() != block) {
@@ -375,6 +386,7 @@ void remove_mutation(Graph& graph) {
     // Named, not a structured binding: clang 14 lets no lambda capture one.
     Block* block = write.first;
     Node* n = write.second;
+    if (writes_state_only(*n)) continue;
     const auto [op, overload] = functional_form(*n);
     if (op.empty() || n->inputs().empty()) {
       throw Error("d2s grad: the in-place " + n->kind() + " has no out-of-place form here",

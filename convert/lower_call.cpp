@@ -6,6 +6,7 @@
 #include "convert/schema_match.h"
 #include "convert/shape_rules.h"
 #include "core/op_registry.h"
+#include "trace/functional_signatures.h"
 #include "trace/py_objects.h"
 
 namespace d2s::convert {
@@ -286,6 +287,9 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
                                     std::isupper(static_cast<unsigned char>(q[9])))) {
     fail("creating " + q.substr(q.rfind('.') + 1) + " inside the converted code is not supported",
          range, "create parameters and modules in __init__");
+  }
+  if (const interp::FunctionalSignature* sig = interp::functional_signature(q)) {
+    return Sugared::of(call_functional_signature(*sig, args, range));
   }
   if (auto op = op_for_function(q))
     return Sugared::of(emit_op(*op, args.positional, args.keywords, range));

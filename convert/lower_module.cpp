@@ -142,6 +142,18 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
                ") cannot be used by the parse route",
            range);
     }
+    if (v->is_tensor() && listed(inst.buffers, attr)) {
+      // A buffer: one constant for every read, as TorchScript's prim::GetAttr reads the
+      // one attribute, placed first in the graph so that it dominates every use.
+      auto [it, fresh] = globals_.buffers.try_emplace(ref.qualify(attr), nullptr);
+      if (fresh) {
+        ir::WithInsertPoint top(graph_, graph_.block());
+        it->second = constant(*v, range);
+        ir::Node* first = *graph_.block()->nodes().begin();
+        if (first != it->second->node()) it->second->node()->move_before(first);
+      }
+      return Sugared::of(it->second);
+    }
     // A plain attribute is frozen into the graph as a constant.
     return Sugared::of(constant(*v, range));
   }
@@ -212,8 +224,12 @@ Sugared Lowerer::call_nn_forward(const Sugared& module, CallArgs& args, const So
   switch (inst.nn) {
     case NnKind::Linear:
       return Sugared::of(emit_op("aten::linear", {x, attr("weight"), attr("bias")}, range));
-    case NnKind::ReLU:
-      return Sugared::of(emit_op("aten::relu", {x}, range));
+    case NnKind::ReLU: {
+      // ReLU(inplace=True) overwrites its input, as PyTorch's does.
+      const IValue* inplace = inst.get("inplace");
+      const bool write = inplace && inplace->is_bool() && inplace->to_bool();
+      return Sugared::of(emit_op(write ? "aten::relu_" : "aten::relu", {x}, range));
+    }
     case NnKind::Tanh:
       return Sugared::of(emit_op("aten::tanh", {x}, range));
     case NnKind::Sigmoid:

@@ -33,6 +33,7 @@
 #include "core/error.h"
 #include "core/ir.h"
 #include "parse/ast.h"
+#include "trace/functional_signatures.h"
 
 namespace d2s::convert {
 
@@ -44,6 +45,9 @@ struct Globals {
   std::unordered_map<std::string, IValue> constants;  // `N = 4` at the top level
   std::unordered_map<std::string, const ast::ClassDef*> classes;
   std::unordered_map<std::string, ir::Value*> parameters;  // state_dict name → graph input
+  // state_dict name → the one constant of a buffer, at the top of the graph, so that a
+  // write into it (batch_norm's running statistics) is seen by every later read.
+  std::unordered_map<std::string, ir::Value*> buffers;
   // Names imported from modules d2s does not implement: name → (module, import site).
   // Using one is an error (lower_class.cpp); importing it is not.
   std::unordered_map<std::string, std::pair<std::string, SourceRange>> foreign;
@@ -173,6 +177,10 @@ class Lowerer {
                              int closure = -1);
   // Emits the registry op `base_name` (e.g. "aten::add") with overload resolution by
   // argument types; returns its result (a tuple value for several results).
+  // F.batch_norm, F.dropout, F.dropout2d: their Python signature bound, then their op
+  // (trace/functional_signatures.h; lower_layers.cpp).
+  ir::Value* call_functional_signature(const interp::FunctionalSignature& sig, CallArgs& args,
+                                       const SourceRange& range);
   ir::Value* emit_op(const std::string& base_name, const std::vector<CallArg>& positional,
                      const std::vector<std::pair<std::string, CallArg>>& keywords,
                      const SourceRange& range);

@@ -1,5 +1,6 @@
 // Constant folding: see passes.h.
 #include <functional>
+#include <unordered_set>
 
 #include "convert/lower_context.h"
 #include "convert/passes.h"
@@ -112,9 +113,24 @@ bool fold_loop(ir::Node* n) {
   return true;
 }
 
-bool fold_op(ir::Graph& g, ir::Node* n) {
+// The values some op of the graph writes into (its `Tensor(a!)` arguments): a buffer
+// constant that batch_norm or add_ updates holds another value when a later read runs.
+std::unordered_set<const ir::Value*> written_values(const ir::Graph& g) {
+  std::unordered_set<const ir::Value*> out;
+  for (ir::Node* n : post_order(g.block())) {
+    const OpDef* def = n->blocks().empty() ? op_of(*n) : nullptr;
+    if (!def || !def->mutates) continue;
+    for (size_t i : def->schema.written_arguments()) {
+      if (i < n->inputs().size()) out.insert(n->input(i));
+    }
+  }
+  return out;
+}
+
+bool fold_op(ir::Graph& g, ir::Node* n, const std::unordered_set<const ir::Value*>& written) {
   std::vector<IValue> inputs;
   for (ir::Value* v : n->inputs()) {
+    if (written.count(v)) return false;
     auto c = constant_value(v);
     if (!c) return false;
     inputs.push_back(*c);
@@ -153,6 +169,7 @@ bool fold_tuple(ir::Node* n) {
 
 bool fold_once(ir::Graph& g) {
   bool changed = false;
+  const std::unordered_set<const ir::Value*> written = written_values(g);
   // Post-order: a node's blocks are folded before the node, and folding a node only
   // removes it and its own (already visited) blocks, so the list stays valid.
   for (ir::Node* n : post_order(g.block())) {
@@ -163,7 +180,7 @@ bool fold_once(ir::Graph& g) {
     } else if (n->kind() == ir::kind::TupleUnpack || n->kind() == ir::kind::TupleIndex) {
       changed |= fold_tuple(n);
     } else if (n->blocks().empty() && !n->outputs().empty() && n->kind() != ir::kind::Constant) {
-      changed |= fold_op(g, n);
+      changed |= fold_op(g, n, written);
     }
   }
   return changed;
@@ -217,7 +234,9 @@ std::optional<std::vector<IValue>> evaluate_node(const ir::Node& n,
     OpContext ctx;  // no generator: a random op could not run (and is excluded below)
     const OpDef* def = op_of(n);
     if (def) {
-      if (def->is_random) return std::nullopt;
+      // A random op draws; a writing op (add_, batch_norm's running statistics) would
+      // change its constant argument at conversion time, and again when the graph runs.
+      if (def->is_random || def->mutates) return std::nullopt;
       // The node's inputs in schema order; trailing defaults are filled in, as the
       // executor does.
       ValueList args(inputs.begin(), inputs.end());
@@ -230,7 +249,7 @@ std::optional<std::vector<IValue>> evaluate_node(const ir::Node& n,
     } else {
       OpRegistry::Bound bound =
           reg.bind(n.kind(), ValueList(inputs.begin(), inputs.end()), {}, n.range());
-      if (bound.op->is_random) return std::nullopt;
+      if (bound.op->is_random || bound.op->mutates) return std::nullopt;
       result = bound.op->kernel(ctx, bound.args);
     }
   } catch (const Error&) {

@@ -25,6 +25,8 @@ void register_derivatives_shape(OpRegistry& r);
 void register_derivatives_conv(OpRegistry& r);        // convolution, pooling
 void register_derivatives_activation(OpRegistry& r);  // hardtanh, relu6, elu, selu
 void register_derivatives_ctc(OpRegistry& r);         // ctc_loss (ctc_loss.cpp)
+void register_derivatives_norm(OpRegistry& r);        // batch_norm, group_norm, prelu, glu
+void register_derivatives_loss_prob(OpRegistry& r);   // kl_div, binary_cross_entropy
 void register_derivatives_loss(OpRegistry& r);  // l1, smooth_l1, nll, cross_entropy, bce        //
                                                 // views, cat, select, slice, ...
 

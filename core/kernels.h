@@ -31,6 +31,8 @@ void register_ctc_loss(OpRegistry& r);      // ctc_loss.cpp: aten::ctc_loss
 void register_conv(OpRegistry& r);          // kernels_conv.cpp: conv1d, conv2d
 void register_pool(OpRegistry& r);          // kernels_pool.cpp: max, avg, adaptive pools
 void register_activation(OpRegistry& r);    // kernels_activation.cpp: hardtanh, elu, ...
+void register_norm(OpRegistry& r);          // kernels_norm.cpp: batch_norm, group_norm, prelu, ...
+void register_loss_prob(OpRegistry& r);     // kernels_loss_prob.cpp: kl_div, binary_cross_entropy
 
 // Throws the d2s::Error a kernel reports (no range: OpRegistry::call adds it).
 [[noreturn]] void fail(const std::string& message);

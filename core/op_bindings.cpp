@@ -159,7 +159,12 @@ constexpr const char* kFunctional[] = {"relu",
                                        "hardtanh",
                                        "relu6",
                                        "elu",
-                                       "selu"};
+                                       "selu",
+                                       "group_norm",
+                                       "prelu",
+                                       "glu",
+                                       "kl_div",
+                                       "binary_cross_entropy"};
 
 constexpr const char* kMath[] = {"sqrt", "exp",   "expm1", "log",     "log2",  "log10", "log1p",
                                  "sin",  "cos",   "tan",   "asin",    "acos",  "atan",  "atan2",
@@ -178,6 +183,13 @@ const Table& functions() {
     t["torch.nn.functional.cross_entropy"] = "aten::cross_entropy_loss";
     t["torch.conv1d"] = "aten::conv1d";
     t["torch.conv2d"] = "aten::conv2d";
+    t["torch.batch_norm"] = "aten::batch_norm";
+    // Bound by their Python signatures (trace/functional_signatures.h).
+    t["torch.nn.functional.batch_norm"] = "aten::batch_norm";
+    t["torch.nn.functional.dropout2d"] = "aten::feature_dropout";
+    t["torch.group_norm"] = "aten::group_norm";
+    t["torch.prelu"] = "aten::prelu";
+    t["torch.feature_dropout"] = "aten::feature_dropout";
     t["torch.clip"] = "aten::clamp";
     t["torch.concat"] = "aten::cat";
     t["torch.concatenate"] = "aten::cat";

@@ -469,6 +469,7 @@ IValue Interpreter::call_op(std::string_view op, ValueList args, Kwargs kwargs,
   }
   OpRegistry::Bound bound = registry_.bind(op, args, kwargs, range);
   IValue result;
+  if (hooks_ && bound.op->mutates) hooks_->before_write(*bound.op, bound.args, range);
   try {
     result = run_op(*bound.op, op_ctx_, bound.args);
   } catch (const Error& e) {

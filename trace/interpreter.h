@@ -96,6 +96,13 @@ class InterpreterHooks {
  public:
   virtual ~InterpreterHooks() = default;
 
+  // Before an op that writes into an argument (a `Tensor(a!)` of its schema) runs, with
+  // the bound arguments: the tracer takes the constants of written tensors it has not
+  // seen yet (module buffers) here, so they hold the value before the write.
+  virtual void before_write(const OpDef& op, const ValueList& args, const SourceRange& range) {
+    (void)op, (void)args, (void)range;
+  }
+
   // After each op ran. `args` are the arguments as the kernel got them (schema order,
   // defaults filled, symbolic values made concrete); `given` has the same positions
   // but holds the values the program passed (SymbolicValues where it passed them;

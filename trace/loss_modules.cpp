@@ -12,6 +12,7 @@ struct LossSpec {
   const char* name;  // torch.nn.<name>
   const char* op;    // the registry op
   bool has_weight, has_ignore_index, has_beta, has_label_smoothing, has_pos_weight;
+  bool has_log_target = false;  // KLDivLoss, which also takes reduction='batchmean'
 };
 
 const LossSpec kLosses[] = {
@@ -22,6 +23,8 @@ const LossSpec kLosses[] = {
     {"NLLLoss", "aten::nll_loss", true, true, false, false, false},
     {"BCEWithLogitsLoss", "aten::binary_cross_entropy_with_logits", true, false, false, false,
      true},
+    {"BCELoss", "aten::binary_cross_entropy", true, false, false, false, false},
+    {"KLDivLoss", "aten::kl_div", false, false, false, false, false, true},
 };
 
 const char* const kCtcLoss = "torch.nn.CTCLoss";
@@ -48,6 +51,7 @@ class LossModuleValue : public NativeValue {
     if (spec.has_weight) op_args.push_back(weight);
     if (spec.has_pos_weight) op_args.push_back(pos_weight);
     op_args.push_back(reduction);
+    if (spec.has_log_target) op_args.push_back(log_target);
     if (spec.has_ignore_index) op_args.push_back(ignore_index);
     if (spec.has_label_smoothing) op_args.push_back(label_smoothing);
     if (spec.has_beta) op_args.push_back(beta);
@@ -66,6 +70,7 @@ class LossModuleValue : public NativeValue {
     if (name == "label_smoothing" && spec.has_label_smoothing) return label_smoothing;
     if (name == "beta" && spec.has_beta) return beta;
     if (name == "pos_weight" && spec.has_pos_weight) return pos_weight;
+    if (name == "log_target" && spec.has_log_target) return log_target;
     if (name == "training") return IValue(true);
     return std::nullopt;
   }
@@ -77,6 +82,7 @@ class LossModuleValue : public NativeValue {
   IValue ignore_index{int64_t{-100}};
   IValue label_smoothing{0.0};
   IValue beta{1.0};
+  IValue log_target{false};
 };
 
 // nn.CTCLoss(blank=0, reduction='mean', zero_infinity=False): its forward takes
@@ -159,6 +165,7 @@ IValue construct_loss_module(Interpreter& in, const std::string& qualname, Value
   if (spec.has_beta) params.push_back({"beta", IValue(1.0)});
   if (spec.has_label_smoothing) params.push_back({"label_smoothing", IValue(0.0)});
   if (spec.has_pos_weight) params.push_back({"pos_weight", IValue()});
+  if (spec.has_log_target) params.push_back({"log_target", IValue(false)});
   ValueList a =
       bind_args(std::string("nn.") + spec.name, params, std::move(args), std::move(kwargs), range);
   auto m = std::make_shared<LossModuleValue>(spec);
@@ -176,8 +183,9 @@ IValue construct_loss_module(Interpreter& in, const std::string& qualname, Value
       }
       (name == "weight" ? m->weight : m->pos_weight) = v;
     } else if (name == "reduction") {
-      if (!v.is_string() ||
-          (v.to_string() != "mean" && v.to_string() != "sum" && v.to_string() != "none")) {
+      const bool batchmean = spec.has_log_target && v.is_string() && v.to_string() == "batchmean";
+      if (!batchmean && (!v.is_string() || (v.to_string() != "mean" && v.to_string() != "sum" &&
+                                            v.to_string() != "none"))) {
         in.fail("ValueError: " + (v.is_string() ? v.to_string() : in.py_repr(v)) +
                     " is not a valid value for reduction",
                 range, "use 'mean', 'sum' or 'none'");
@@ -187,6 +195,8 @@ IValue construct_loss_module(Interpreter& in, const std::string& qualname, Value
       m->ignore_index = IValue(in.to_index(v, PyConversion::Scalar, range, "ignore_index"));
     } else if (name == "beta") {
       m->beta = IValue(number_arg(in, v, "beta", range));
+    } else if (name == "log_target") {
+      m->log_target = IValue(in.truthy(v, range));
     } else if (name == "label_smoothing") {
       m->label_smoothing = IValue(number_arg(in, v, "label_smoothing", range));
     }

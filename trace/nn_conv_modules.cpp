@@ -278,6 +278,7 @@ void construct_pool(Interpreter& in, const IValue& self, const std::string& type
 }  // namespace
 
 bool is_layer_class(const std::string& type) {
+  if (is_norm_layer_class(type)) return true;
   for (const LayerSpec& s : kLayers) {
     if (type == s.name) return true;
   }
@@ -288,6 +289,7 @@ const std::vector<std::string>& layer_class_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (const LayerSpec& s : kLayers) out.emplace_back(s.name);
+    for (const std::string& n : norm_layer_class_names()) out.push_back(n);
     return out;
   }();
   return names;
@@ -295,6 +297,10 @@ const std::vector<std::string>& layer_class_names() {
 
 void construct_layer(Interpreter& in, const IValue& self, InstanceValue& inst, ValueList args,
                      Kwargs kwargs, const SourceRange& range) {
+  if (is_norm_layer_class(inst.type)) {
+    construct_norm_layer(in, self, inst, std::move(args), std::move(kwargs), range);
+    return;
+  }
   const LayerSpec& spec = spec_of(inst.type);
   if (const ActivationSpec* act = activation_of(inst.type)) {
     ValueList a =
@@ -342,6 +348,7 @@ void construct_layer(Interpreter& in, const IValue& self, InstanceValue& inst, V
 
 LayerCall layer_call(const InstanceValue& m, const SourceRange& range) {
   const std::string& type = m.type;
+  if (is_norm_layer_class(type)) return norm_layer_call(m);
   const LayerSpec& spec = spec_of(type);
   const std::string d = std::to_string(spec.spatial) + "d";
   LayerCall call;
@@ -403,6 +410,17 @@ IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
   } catch (const Error& e) {
     in.fail(e.message(), range, e.hint());
   }
+  if (x.is_tensor()) {
+    if (std::string e = norm_input_error(m, x.to_tensor().dim()); !e.empty()) in.fail(e, range);
+  }
+  IValue factor;
+  if (!call.count_batches.empty()) {
+    // _BatchNorm.forward: num_batches_tracked.add_(1), and 1 / float(it) as the factor
+    // for momentum=None.
+    const IValue count = get(m, call.count_batches.c_str());
+    in.call_op("aten::add_", {count, IValue(int64_t{1})}, {}, range);
+    factor = IValue(1.0 / count.to_tensor().value_at(0));
+  }
   ValueList args;
   for (const LayerArg& a : call.args) {
     switch (a.kind) {
@@ -417,6 +435,7 @@ IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
         break;
     }
   }
+  if (call.momentum_from_count >= 0) args[static_cast<size_t>(call.momentum_from_count)] = factor;
   IValue out = in.call_op(call.op, std::move(args), {}, range);
   if (call.first_of_tuple) return out.items()[0];
   return out;
@@ -424,6 +443,7 @@ IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
 
 std::string layer_extra_repr(const Interpreter& in, const InstanceValue& m) {
   const std::string& type = m.type;
+  if (is_norm_layer_class(type)) return norm_extra_repr(in, m);
   auto s = [&](const char* name) { return in.py_str(get(m, name)); };
   if (type == "LeakyReLU") return "negative_slope=" + s("negative_slope");
   if (type == "Softplus") return "beta=" + s("beta") + ", threshold=" + s("threshold");

@@ -30,6 +30,10 @@ struct LayerCall {
   std::string op;
   std::vector<LayerArg> args;
   bool first_of_tuple = false;  // the op returns (values, indices); forward gives values
+  // BatchNorm in training: before the op, this attribute's tensor (num_batches_tracked)
+  // gets add_(1); with momentum_from_count >= 0, that argument is 1 / float(the count).
+  std::string count_batches;
+  int momentum_from_count = -1;
 };
 // The op a layer's forward runs. Throws a d2s::Error at `range` for a configuration
 // d2s does not run (MaxPool1d's return_indices).
@@ -44,5 +48,16 @@ IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
                      const SourceRange& range);
 // PyTorch's extra_repr of the layer.
 std::string layer_extra_repr(const Interpreter& in, const InstanceValue& m);
+
+// The normalisation layers (nn_norm_modules.cpp): BatchNorm1d/2d, GroupNorm, PReLU,
+// GLU, Dropout2d, reached through the functions above.
+bool is_norm_layer_class(const std::string& type);
+const std::vector<std::string>& norm_layer_class_names();
+void construct_norm_layer(Interpreter& in, const IValue& self, InstanceValue& inst, ValueList args,
+                          Kwargs kwargs, const SourceRange& range);
+LayerCall norm_layer_call(const InstanceValue& m);
+std::string norm_extra_repr(const Interpreter& in, const InstanceValue& m);
+// PyTorch's _check_input_dim message for an input of `rank` dims, or "" when it fits.
+std::string norm_input_error(const InstanceValue& m, int64_t rank);
 
 }  // namespace d2s::interp

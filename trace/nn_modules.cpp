@@ -207,7 +207,8 @@ IValue Interpreter::forward_nn(InstanceValue& m, ValueList args, Kwargs kwargs,
     case NnKind::Linear:
       return call_op("aten::linear", {x, attr("weight"), attr("bias")}, {}, range);
     case NnKind::ReLU:
-      return call_op("aten::relu", {x}, {}, range);
+      // ReLU(inplace=True) overwrites its input, as PyTorch's does.
+      return call_op(truthy(attr("inplace"), range) ? "aten::relu_" : "aten::relu", {x}, {}, range);
     case NnKind::Tanh:
       return call_op("aten::tanh", {x}, {}, range);
     case NnKind::Sigmoid:

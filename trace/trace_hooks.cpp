@@ -41,6 +41,17 @@ TraceHooks::TraceHooks(TraceBuilder& builder, TraceLog& log, bool guards, const 
 
 // ------------------------------------------------------------------------ ops
 
+void TraceHooks::before_write(const OpDef& op, const ValueList& args, const SourceRange& range) {
+  // A buffer written in place (num_batches_tracked.add_(1), batch_norm's running
+  // statistics) becomes a constant holding its value before the write; the recorded
+  // op then writes that constant when the graph runs, as the program wrote the buffer.
+  for (size_t i : op.schema.written_arguments()) {
+    if (i < args.size() && args[i].is_tensor() && args[i].to_tensor().defined()) {
+      builder_.tensor_value(args[i].to_tensor(), range);
+    }
+  }
+}
+
 IValue TraceHooks::after_op(const OpDef& op, const ValueList& args, const ValueList& given,
                             IValue result, const SourceRange& range) {
   const bool graph_input = std::any_of(given.begin(), given.end(), has_graph_value);

@@ -19,6 +19,7 @@ class TraceHooks final : public InterpreterHooks {
  public:
   TraceHooks(TraceBuilder& builder, TraceLog& log, bool guards, const ast::Module& module);
 
+  void before_write(const OpDef& op, const ValueList& args, const SourceRange& range) override;
   IValue after_op(const OpDef& op, const ValueList& args, const ValueList& given, IValue result,
                   const SourceRange& range) override;
   IValue to_python(PyConversion kind, const IValue& value, IValue python_value,

@@ -234,6 +234,32 @@ const std::map<std::string, Case>& cases() {
       return ValueList{in.t({2, 3}), IValue(1.5), IValue(1.2), IValue(0.8)};
     };
     c["aten::selu"] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
+    // Normalisation (core/derivatives_norm.cpp). batch_norm in training, through the
+    // batch statistics (running statistics None: as arguments they would be leaves
+    // requiring grad that the op writes; norm_grad_test.cpp checks eval mode).
+    c["aten::batch_norm"] = [](Inputs& in) {
+      return ValueList{in.t({3, 2, 2}), in.t({2}),   in.t({2}),    IValue(),    IValue(),
+                       IValue(true),    IValue(0.1), IValue(1e-5), IValue(true)};
+    };
+    c["aten::group_norm"] = [](Inputs& in) {
+      return ValueList{in.t({2, 4, 3}), IValue(int64_t{2}), in.t({4}), in.t({4}), IValue(1e-5)};
+    };
+    c["aten::prelu"] = [](Inputs& in) { return ValueList{in.t({2, 3, 2}), in.t({3})}; };
+    c["aten::glu"] = [](Inputs& in) { return ValueList{in.t({2, 4, 3}), IValue(int64_t{1})}; };
+    c["aten::feature_dropout"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3, 2}), IValue(0.5), IValue(true)};
+    };
+    // kl_div with a positive target (its target gradient is NaN at 0, as PyTorch's),
+    // binary_cross_entropy with an input inside (0, 1).
+    c["aten::kl_div"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}), in.t({2, 3}, Kind::Pos), s("batchmean"), IValue(false)};
+    };
+    c["aten::binary_cross_entropy"] = [](Inputs& in) {
+      Tensor p = in.t({2, 3}, Kind::Unit).to_tensor();
+      for (int64_t i = 0; i < p.numel(); ++i) p.data<float>()[i] = std::abs(p.data<float>()[i]);
+      // A weight that requires grad is PyTorch's error (norm_test.cpp checks it).
+      return ValueList{IValue(p), in.t({2, 3}, Kind::Unit), IValue(), s("mean")};
+    };
     c["aten::dropout"] = [](Inputs& in) {
       return ValueList{in.t({2, 3}), IValue(0.5), IValue(true), IValue(false)};
     };

@@ -73,13 +73,15 @@ TEST(OpSchemaAlias, EveryInPlaceOpOfTheTableIsMarked) {
     EXPECT_TRUE(def->mutates) << name;
     EXPECT_TRUE(def->derivative) << name;
   }
-  // Nothing else writes: a table entry that does must say so in its schema.
+  // Nothing else writes: a table entry that does must say so in its schema. batch_norm
+  // is the one op without a trailing underscore that writes (its running statistics,
+  // which TorchScript's schema leaves unmarked).
   for (const std::string& base : reg.base_names()) {
     for (const OpDef& def : reg.overloads(base)) {
       const std::string& n = def.schema.name;
       if (n.rfind("aten::", 0) != 0) continue;  // grad::add_ is add_'s backward, not a write
       const bool underscore = n.size() > 2 && n.back() == '_' && n[n.size() - 2] != '_';
-      EXPECT_EQ(def.mutates, underscore) << def.schema.str();
+      EXPECT_EQ(def.mutates, underscore || n == "aten::batch_norm") << def.schema.str();
     }
   }
 }
