@@ -242,6 +242,8 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_conv(r);
     kernels::register_pool(r);
     kernels::register_activation(r);
+    kernels::register_rnn(r);
+    kernels::register_embedding(r);
     register_derivatives(r);
     return r;
   }();
