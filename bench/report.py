@@ -9,6 +9,7 @@ TIMED = [
     ("(b) RNN cell, 10,000-step loop", "BM_Rnn/10000", "rnn", "script", 0.1),
     ("(c) MLP 64x784-512-512-10", "BM_Mlp", "mlp", "mkldnn", 1.5),
     ("(d) matmul 1024x1024", "BM_Matmul/1024", "matmul", "mkldnn", 1.5),
+    ("(i) LSTM layer, 32 steps, batch 8, 64 -> 128", "BM_Lstm", "lstm", "eager", 1.0),
 ]
 # The Debian default path (reference BLAS) d2s must beat 20 times: ratio <= 0.05.
 DEFAULT_PATH = {"mlp": 0.05, "matmul": 0.05}
