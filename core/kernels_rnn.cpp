@@ -506,18 +506,32 @@ CellArgs cell_args(Mode mode, const ValueList& a) {
   if (!a[4].is_none()) c.w.b_ih = float_arg(a[4], "b_ih");
   if (!a[5].is_none()) c.w.b_hh = float_arg(a[5], "b_hh");
   const int64_t G = gate_count(mode);
-  if (c.x.dim() != 2 || c.h.dim() != 2 || c.w.w_ih.dim() != 2 || c.w.w_hh.dim() != 2) {
+  if (c.x.dim() != 2 || c.h.dim() != 2 || (c.c.defined() && c.c.dim() != 2) ||
+      c.w.w_ih.dim() != 2 || c.w.w_hh.dim() != 2) {
     fail("the cell's input, hidden state and weights must be 2-D");
   }
+  // PyTorch's check_rnn_cell_forward_input / _hidden messages (both states are "hidden0").
   const int64_t B = c.x.size(0), I = c.x.size(1), H = c.w.w_hh.size(1);
-  const Shape state{B, H};
+  if (I != c.w.w_ih.size(1)) {
+    fail("input has inconsistent input_size: got " + std::to_string(I) + " expected " +
+         std::to_string(c.w.w_ih.size(1)));
+  }
+  for (const Tensor* state : {&c.h, &c.c}) {
+    if (!state->defined()) continue;
+    if (state->size(0) != B) {
+      fail("Input batch size " + std::to_string(B) + " doesn't match hidden0 batch size " +
+           std::to_string(state->size(0)));
+    }
+    if (state->size(1) != H) {
+      fail("hidden0 has inconsistent hidden_size: got " + std::to_string(state->size(1)) +
+           ", expected " + std::to_string(H));
+    }
+  }
   auto expect = [](const Tensor& t, const Shape& s, const char* what) {
     if (t.defined() && t.shape() != s) {
       fail(std::string(what) + " has shape " + shape_str(t.shape()) + ", expected " + shape_str(s));
     }
   };
-  expect(c.h, state, "hx");
-  expect(c.c, state, "cx");
   expect(c.w.w_ih, {G * H, I}, "w_ih");
   expect(c.w.w_hh, {G * H, H}, "w_hh");
   expect(c.w.b_ih, {G * H}, "b_ih");
