@@ -82,5 +82,20 @@ void BM_Matmul(benchmark::State& state) {
 }
 BENCHMARK(BM_Matmul)->Arg(1024)->Unit(benchmark::kMillisecond);
 
+// (j) one aten::lstm layer: 32 steps of batch 8, input 64, hidden 128 (as
+// bench/gen_programs.py's LSTM_SHAPES).
+void BM_Lstm(benchmark::State& state) {
+  const std::vector<std::pair<std::string, Shape>> shapes = {
+      {"x", {32, 8, 64}},   {"h", {1, 8, 128}}, {"c", {1, 8, 128}}, {"w_ih", {512, 64}},
+      {"w_hh", {512, 128}}, {"b_ih", {512}},    {"b_hh", {512}}};
+  convert::LoweredGraph g = lower("lstm.py", {shapes.begin(), shapes.end()});
+  Executor exec(*g.graph);
+  ValueList inputs;
+  uint64_t seed = 1;
+  for (const auto& [name, shape] : shapes) inputs.push_back(IValue(random_tensor(shape, seed++)));
+  run_timed(state, exec, inputs, 1);
+}
+BENCHMARK(BM_Lstm)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace d2s::bench

@@ -116,6 +116,19 @@ def matmul(a: Tensor, b: Tensor):
     return torch.mm(a, b)
 """
 
+# (j) one LSTM layer over a sequence (torch.lstm, the op nn.LSTM records): time-major
+# x [32, 8, 64], hidden 128, weights laid out as nn.LSTM's.
+LSTM = """import torch
+from torch import Tensor
+
+
+def lstm(x: Tensor, h: Tensor, c: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor, b_hh: Tensor):
+    y, hn, cn = torch.lstm(x, [h, c], [w_ih, w_hh, b_ih, b_hh], True, 1, 0.0, False, False, False)
+    return y
+"""
+LSTM_SHAPES = {"x": [32, 8, 64], "h": [1, 8, 128], "c": [1, 8, 128], "w_ih": [512, 64],
+               "w_hh": [512, 128], "b_ih": [512], "b_hh": [512]}
+
 # (f), (g): a loop whose trace has about `nodes` nodes (loop_inputs), so that d2s
 # diff compares a long trace with the parsed graph's one prim::Loop.
 LOOP = """import torch
@@ -153,6 +166,7 @@ def main():
     write(os.path.join(out, "mlp.py"), MLP)
     write(os.path.join(out, "matmul.py"), MATMUL)
     write(os.path.join(out, "train_mlp.py"), TRAIN_MLP)
+    write(os.path.join(out, "lstm.py"), LSTM)
     write(os.path.join(out, "loop.py"), LOOP)
     for n in FRONTEND_SIZES:
         write(os.path.join(out, "straight_%d.py" % n), chain_program(n))

@@ -82,6 +82,19 @@ def bench_rnn(programs, reps, results):
     }
 
 
+def bench_lstm(programs, reps, results):
+    lstm = load(programs, "lstm.py", "lstm")
+    args = [rand(*shape, seed=i + 1) for i, shape in enumerate(gen_programs.LSTM_SHAPES.values())]
+    scripted = torch.jit.script(lstm)
+    traced = torch.jit.trace(lstm, tuple(args))
+    with torch.no_grad():
+        results["lstm"] = {
+            "eager": repeat(lambda: lstm(*args), reps),
+            "script": repeat(lambda: scripted(*args), reps, warmup=2),
+            "trace": repeat(lambda: traced(*args), reps, warmup=2),
+        }
+
+
 def mlp_model():
     torch.manual_seed(0)
     return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
@@ -227,6 +240,7 @@ def main():
     bench_mlp(programs, reps, results)
     bench_matmul(programs, reps, results)
     bench_train(programs, reps, results)
+    bench_lstm(programs, reps, results)
     sizes = [100, 1000] if quick else gen_programs.FRONTEND_SIZES
     bench_frontend(programs, 2 if quick else 3, sizes, results)
     for which in ("mlp", "rnn"):

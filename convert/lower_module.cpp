@@ -214,6 +214,7 @@ Sugared Lowerer::call_nn_forward(const Sugared& module, CallArgs& args, const So
     fail("NotImplementedError: Module [ModuleList] is missing the required \"forward\" function",
          range, "iterate over the ModuleList and call its modules");
   }
+  if (inst.nn == NnKind::Recurrent) return call_recurrent_forward(module, args, range);
   if (args.positional.size() != 1 || !args.keywords.empty()) {
     fail("TypeError: " + inst.type + ".forward() takes exactly one input", range);
   }

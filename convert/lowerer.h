@@ -196,6 +196,11 @@ class Lowerer {
   Sugared call_nn_forward(const Sugared& module, CallArgs& args, const SourceRange& range);
   // The forward of a convolution, pooling or Flatten layer: its op (lower_layers.cpp).
   Sugared call_layer_forward(const Sugared& module, ir::Value* x, const SourceRange& range);
+  // The forward of nn.Embedding and the recurrent layers, with their optional state
+  // (lower_rnn.cpp).
+  Sugared call_recurrent_forward(const Sugared& module, CallArgs& args, const SourceRange& range);
+  // F.embedding(input, weight, padding_idx=None, ...) as aten::embedding(weight, input, ...).
+  Sugared call_functional_embedding(CallArgs& args, const SourceRange& range);
   // The children of a Sequential / ModuleList, for unrolled iteration and indexing.
   std::vector<Sugared> module_children(const Sugared& module, const SourceRange& range);
   const ast::FunctionDef* find_method(const std::string& class_name,

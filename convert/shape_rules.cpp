@@ -280,6 +280,8 @@ bool infer_node_types(ir::Node& n) {
     outs = *cp;
   } else if (auto nr = norm_rule(k, a)) {
     outs = *nr;
+  } else if (auto rr = recurrent_rule(k, a, n)) {
+    outs = *rr;
   } else if (auto l = layout_rule(k, a, n)) {
     out = l;
   } else if (auto c = creation_rule(k, a, n)) {

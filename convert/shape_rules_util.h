@@ -239,5 +239,8 @@ std::optional<std::vector<Type>> conv_pool_rule(std::string_view k, const Args& 
 // batch_norm, group_norm, prelu, glu, feature_dropout, kl_div, binary_cross_entropy
 // (shape_rules_norm.cpp).
 std::optional<std::vector<Type>> norm_rule(std::string_view k, const Args& a);
+// Embedding, the recurrent ops and cells (shape_rules_rnn.cpp): every result's type.
+std::optional<std::vector<Type>> recurrent_rule(std::string_view k, const Args& a,
+                                                const ir::Node& n);
 
 }  // namespace d2s::convert::shape_detail

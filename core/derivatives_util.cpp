@@ -89,6 +89,9 @@ void register_backward_ops(OpRegistry& r) {
               throw Error(fwd->schema.qualified_name() + " is not differentiable in d2s");
             }
             std::vector<Tensor> grads = flat_grads(a[0].items(), a[2]);
+            // No float result (an op on int64 indices, such as select): no gradient
+            // flows through it.
+            if (grads.empty()) return IValue::list(ValueList(a[1].items().size()));
             ValueList out = fwd->derivative(GradInputs{args, a[2], grads});
             out.resize(a[1].items().size());  // one per node input
             return IValue::list(std::move(out));
@@ -110,6 +113,7 @@ void register_derivatives(OpRegistry& r) {
   grad::register_derivatives_activation(r);
   grad::register_derivatives_norm(r);
   grad::register_derivatives_loss_prob(r);
+  grad::register_derivatives_rnn(r);
   register_backward_ops(r);
 }
 

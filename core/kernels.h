@@ -33,6 +33,8 @@ void register_pool(OpRegistry& r);          // kernels_pool.cpp: max, avg, adapt
 void register_activation(OpRegistry& r);    // kernels_activation.cpp: hardtanh, elu, ...
 void register_norm(OpRegistry& r);          // kernels_norm.cpp: batch_norm, group_norm, prelu, ...
 void register_loss_prob(OpRegistry& r);     // kernels_loss_prob.cpp: kl_div, binary_cross_entropy
+void register_rnn(OpRegistry& r);           // kernels_rnn.cpp: lstm, gru, rnn_*, cells
+void register_embedding(OpRegistry& r);     // kernels_embedding.cpp
 
 // Throws the d2s::Error a kernel reports (no range: OpRegistry::call adds it).
 [[noreturn]] void fail(const std::string& message);

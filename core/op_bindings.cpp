@@ -122,6 +122,12 @@ constexpr const char* kTorchOnly[] = {
     "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "where",
     "cat",       "stack",     "layer_norm", "dropout",   "rsub"};
 
+// torch.X only: the ops TorchScript records for nn.Embedding and the recurrent layers,
+// whose torch. spellings d2s code writes (PyTorch has them all).
+constexpr const char* kTorchRecurrent[] = {"embedding", "lstm",          "gru",
+                                           "rnn_tanh",  "rnn_relu",      "lstm_cell",
+                                           "gru_cell",  "rnn_tanh_cell", "rnn_relu_cell"};
+
 // Tensor methods only.
 // (x.float(), x.long(), x.bool() have no entry: the interpreter writes them as
 // aten::to with a dtype, as TorchScript does.)
@@ -176,6 +182,7 @@ const Table& functions() {
     Table t;
     for (const char* n : kCommon) t[std::string("torch.") + n] = std::string("aten::") + n;
     for (const char* n : kTorchOnly) t[std::string("torch.") + n] = std::string("aten::") + n;
+    for (const char* n : kTorchRecurrent) t[std::string("torch.") + n] = std::string("aten::") + n;
     for (const char* n : kFunctional) {
       t[std::string("torch.nn.functional.") + n] = std::string("aten::") + n;
     }

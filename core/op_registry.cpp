@@ -244,6 +244,8 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_activation(r);
     kernels::register_norm(r);
     kernels::register_loss_prob(r);
+    kernels::register_rnn(r);
+    kernels::register_embedding(r);
     register_derivatives(r);
     return r;
   }();

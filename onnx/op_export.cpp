@@ -16,6 +16,8 @@ namespace d2s::onnx_io {
 void add_conv_pool_exports(std::map<std::string, ExportFn>& m);
 // batch_norm (eval), prelu, feature_dropout (op_export_norm.cpp).
 void add_norm_exports(std::map<std::string, ExportFn>& m);
+// aten::embedding (op_export_rnn.cpp).
+void add_rnn_exports(std::map<std::string, ExportFn>& m);
 
 namespace {
 
@@ -834,6 +836,7 @@ const std::map<std::string, Fn>& table() {
     m["prim::Uninitialized"] = uninitialized;
     add_conv_pool_exports(m);
     add_norm_exports(m);
+    add_rnn_exports(m);
     return m;
   }();
   return t;

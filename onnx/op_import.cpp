@@ -454,6 +454,11 @@ Outs gather(I& m, Ins ins) {
   if (!k && idx_rank == 1) {
     return {m.op("aten::index_select", {x, m.c_int(axis), idx}, I::dtype(x))};
   }
+  if (!k && idx_rank >= 2 && axis == 0 && r == 2) {
+    // Rows of a table by indices of any rank: aten::embedding (what d2s exports to this
+    // Gather). Negative indices, which ONNX allows, fail its bounds check.
+    return {m.op("aten::embedding", {x, idx}, I::dtype(x))};
+  }
   if (!k) m.unsupported("indices not known when importing", "runtime indices");
   bool negative = false;
   for (int64_t i = 0; i < k->numel(); ++i) negative = negative || k->value_at(i) < 0;

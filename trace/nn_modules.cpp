@@ -8,6 +8,7 @@
 
 #include "trace/interp.h"
 #include "trace/nn_layers.h"
+#include "trace/nn_recurrent.h"
 
 namespace d2s::interp {
 
@@ -31,6 +32,7 @@ NnKind nn_kind(const std::string& type) {
   for (const auto& [name, kind] : kKinds) {
     if (type == name) return kind;
   }
+  if (is_recurrent_class(type)) return NnKind::Recurrent;
   return is_layer_class(type) ? NnKind::Layer : NnKind::None;
 }
 
@@ -182,6 +184,9 @@ IValue Interpreter::construct_nn(const std::string& qualname, ValueList args, Kw
     case NnKind::Layer:
       construct_layer(*this, self, *inst, std::move(args), std::move(kwargs), range);
       break;
+    case NnKind::Recurrent:
+      construct_recurrent(*this, self, *inst, std::move(args), std::move(kwargs), range);
+      break;
     case NnKind::None:
       fail("internal error: unknown nn module " + qualname, range);
   }
@@ -198,6 +203,10 @@ IValue Interpreter::forward_nn(InstanceValue& m, ValueList args, Kwargs kwargs,
     ValueList a = bind_args("Identity.forward", {{"input", std::nullopt}}, std::move(args),
                             std::move(kwargs), range);
     return a[0];
+  }
+  // Their forward takes an optional state and returns tuples (nn_rnn_modules.cpp).
+  if (m.nn == NnKind::Recurrent) {
+    return recurrent_forward(*this, m, std::move(args), std::move(kwargs), range);
   }
   ValueList a = bind_args(m.type + ".forward", {{"input", std::nullopt}}, std::move(args),
                           std::move(kwargs), range);
@@ -304,6 +313,9 @@ std::string Interpreter::module_repr(const InstanceValue& m, int depth) const {
       break;
     case NnKind::Layer:
       extra = layer_extra_repr(*this, m);
+      break;
+    case NnKind::Recurrent:
+      extra = recurrent_extra_repr(*this, m);
       break;
     default:
       break;

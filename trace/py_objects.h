@@ -90,7 +90,8 @@ enum class NnKind {
   Sequential,
   ModuleList,
   Identity,
-  Layer  // convolution, pooling, Flatten (trace/nn_layers.h)
+  Layer,     // convolution, pooling, Flatten (trace/nn_layers.h)
+  Recurrent  // Embedding, RNN/LSTM/GRU and their cells (trace/nn_recurrent.h)
 };
 
 class ClassValue;

@@ -9,6 +9,7 @@
 #include "trace/interp.h"
 #include "trace/native_value.h"
 #include "trace/nn_layers.h"
+#include "trace/nn_recurrent.h"
 
 namespace d2s::interp {
 
@@ -53,7 +54,8 @@ bool is_nn_class(const std::string& qualname) {
   for (const char* c : kNnClasses) {
     if (qualname == std::string("torch.nn.") + c) return true;
   }
-  return qualname.rfind("torch.nn.", 0) == 0 && is_layer_class(qualname.substr(9));
+  return qualname.rfind("torch.nn.", 0) == 0 &&
+         (is_layer_class(qualname.substr(9)) || is_recurrent_class(qualname.substr(9)));
 }
 
 }  // namespace
@@ -99,6 +101,9 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
   for (const char* f : kOwnFunctions) {
     if (qualname == f) return obj(std::make_shared<BuiltinValue>(qualname));
   }
+  if (qualname == "torch.nn.functional.embedding") {  // nn_rnn_modules.cpp
+    return obj(std::make_shared<BuiltinValue>(qualname));
+  }
   if (op_for_function(qualname) || is_training_name(qualname)) {
     return obj(std::make_shared<BuiltinValue>(qualname));
   }
@@ -125,6 +130,7 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
   if (ns == "torch.nn") {
     for (const char* c : kNnClasses) candidates.push_back(c);
     for (const std::string& c : layer_class_names()) candidates.push_back(c);
+    for (const std::string& c : recurrent_class_names()) candidates.push_back(c);
   }
   if (ns == "math") {
     for (const auto& [name, f] : math_functions()) candidates.push_back(name);
@@ -190,6 +196,12 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     return call_training_name(*this, q, std::move(args), std::move(kwargs), range);
   }
   if (is_nn_class(q)) return construct_nn(q, std::move(args), std::move(kwargs), range);
+  if (q == "torch.nn.Embedding.from_pretrained") {
+    return embedding_from_pretrained(*this, std::move(args), std::move(kwargs), range);
+  }
+  if (q == "torch.nn.functional.embedding") {
+    return functional_embedding(*this, std::move(args), std::move(kwargs), range);
+  }
   if (q == "torch.nn.Module") {
     fail("nn.Module() is not built directly", range, "derive a class from nn.Module");
   }

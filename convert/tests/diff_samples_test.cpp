@@ -52,6 +52,7 @@ const std::vector<SampleSpec>& specs() {
       {"shape_loop", -1, {{"unrolled_loop", 11}}, false, false},
       {"slice_cat", -1, {}, true, true},
       {"small_cnn", -1, {}, true, true},
+      {"lstm_lm", -1, {}, true, true},
       {"tensor_iter", -1, {{"unrolled_loop", 10}}, false, false},
       {"training_flag", -1, {}, true, true},
       {"view_batch", -1, {}, true, true},

@@ -72,6 +72,15 @@ void expect_same_gradients(const std::string& program, const NamedInputs& inputs
   for (const ir::Value* in : lowered.graph->inputs()) {
     if (in->type().is_tensor() && in->type().dtype && *in->type().dtype != DType::Float32) continue;
     ASSERT_LT(k, items.size());
+    // An int64 index input (lstm_lm's tokens) that the parse route, given no example
+    // inputs, typed as a float tensor: the graph has an output for it, the tape no leaf.
+    auto given = std::find_if(inputs.begin(), inputs.end(),
+                              [&](const auto& kv) { return kv.first == in->debug_name(); });
+    if (given != inputs.end() && given->second.is_tensor() &&
+        given->second.to_tensor().dtype() != DType::Float32) {
+      ++k;
+      continue;
+    }
     const Tensor& got = items[k++].to_tensor();
     auto it = std::find_if(tape.begin(), tape.end(),
                            [&](const auto& kv) { return kv.first == in->debug_name(); });

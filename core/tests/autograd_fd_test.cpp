@@ -343,6 +343,84 @@ const std::map<std::string, Case>& cases() {
       return ValueList{in.t({3, 4}), 1, IValue(Tensor::from_ints({3}, {2, 0, 2}))};
     };
     c["aten::tril"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 0}; };
+    // Recurrent ops (core/kernels_rnn.cpp): weights in [-0.8, 0.8], a bidirectional LSTM,
+    // a two-layer batch_first GRU without biases, one-layer RNNs, and the cells.
+    c["aten::lstm.input"] = [](Inputs& in) {
+      ValueList params;
+      for (int d = 0; d < 2; ++d) {
+        for (const Shape& sh : {Shape{8, 2}, Shape{8, 2}, Shape{8}, Shape{8}})
+          params.push_back(in.t(sh, Kind::Unit));
+      }
+      return ValueList{in.t({3, 2, 2}),
+                       IValue::list({in.t({2, 2, 2}), in.t({2, 2, 2})}),
+                       IValue::list(params),
+                       true,
+                       1,
+                       0.0,
+                       false,
+                       true,
+                       false};
+    };
+    c["aten::gru.input"] = [](Inputs& in) {
+      ValueList params{in.t({9, 2}, Kind::Unit), in.t({9, 3}, Kind::Unit), in.t({9, 3}, Kind::Unit),
+                       in.t({9, 3}, Kind::Unit)};
+      return ValueList{in.t({2, 3, 2}),
+                       in.t({2, 2, 3}),
+                       IValue::list(params),
+                       false,
+                       2,
+                       0.0,
+                       false,
+                       false,
+                       true};
+    };
+    for (const char* n : {"aten::rnn_tanh.input", "aten::rnn_relu.input"}) {
+      c[n] = [](Inputs& in) {
+        ValueList params{in.t({2, 3}, Kind::Unit), in.t({2, 2}, Kind::Unit), in.t({2}, Kind::Unit),
+                         in.t({2}, Kind::Unit)};
+        return ValueList{in.t({2, 1, 3}),
+                         in.t({1, 1, 2}),
+                         IValue::list(params),
+                         true,
+                         1,
+                         0.0,
+                         true,
+                         false,
+                         false};
+      };
+    }
+    c["aten::lstm_cell"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}),
+                       IValue::list({in.t({2, 2}), in.t({2, 2})}),
+                       in.t({8, 3}, Kind::Unit),
+                       in.t({8, 2}, Kind::Unit),
+                       in.t({8}, Kind::Unit),
+                       in.t({8}, Kind::Unit)};
+    };
+    c["aten::gru_cell"] = [](Inputs& in) {
+      return ValueList{
+          in.t({2, 3}), in.t({2, 2}), in.t({6, 3}, Kind::Unit), in.t({6, 2}, Kind::Unit),
+          IValue(),     IValue()};
+    };
+    c["aten::rnn_tanh_cell"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}),
+                       in.t({2, 2}),
+                       in.t({2, 3}, Kind::Unit),
+                       in.t({2, 2}, Kind::Unit),
+                       in.t({2}, Kind::Unit),
+                       in.t({2}, Kind::Unit)};
+    };
+    // relu's kink: positive inputs and weights keep every pre-activation above 0.5.
+    c["aten::rnn_relu_cell"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}, Kind::Pos), in.t({2, 2}, Kind::Pos), in.t({2, 3}, Kind::Pos),
+                       in.t({2, 2}, Kind::Pos), in.t({2}, Kind::Pos),    in.t({2}, Kind::Pos)};
+    };
+    // No padding_idx and no scale_grad_by_freq here: by design neither is the derivative
+    // of the forward (PyTorch's convention; tests/parity/recurrent checks both).
+    c["aten::embedding"] = [](Inputs& in) {
+      return ValueList{in.t({5, 3}), IValue(Tensor::from_ints({2, 2}, {1, 3, 1, 0})), -1, false,
+                       false};
+    };
     c["aten::triu"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 1}; };
     c["aten::to.dtype"] = [](Inputs& in) { return ValueList{in.t({3}), 6, false, false}; };
     c["aten::to.device"] = [](Inputs& in) {

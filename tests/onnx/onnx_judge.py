@@ -31,6 +31,27 @@ import yaml  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+# Samples d2s cannot export yet, with the op its export must refuse (the catalogued
+# "no ONNX mapping" error, docs/errors.md). Both ONNX suites check that the export
+# fails with exactly that message, report the sample as refused (neither passed nor
+# skipped silently), and fail if it exports: then it belongs in the suites again.
+NOT_EXPORTED = {
+    "lstm_lm": "no ONNX mapping for 'aten::lstm.input'",
+}
+
+
+def check_refused(d2s, sample, tmp):
+    """None when d2s's export of `sample` fails as NOT_EXPORTED says, else the problem."""
+    path = os.path.join(pc.DEFAULT_SAMPLES, sample + ".py")
+    inputs = os.path.join(pc.DEFAULT_SAMPLES, sample + ".inputs.yaml")
+    out = os.path.join(tmp, sample + ".refused.onnx")
+    p = subprocess.run([d2s, "export", path, "--inputs", inputs, "-o", out],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode == 2 and NOT_EXPORTED[sample] in p.stderr:
+        return None
+    return (f"expected d2s export to refuse it ({NOT_EXPORTED[sample]}), got exit "
+            f"{p.returncode}: {pc.first_lines(p.stderr)}")
+
 
 def feed(v):
     if isinstance(v, torch.Tensor):
@@ -163,9 +184,16 @@ def main():
                          os.path.join(pc.DEFAULT_SAMPLES, f[:-3] + ".inputs.yaml")))
     rows = ["| sample | sets | d2s export (parse) in onnxruntime | torch.onnx.export of the trace "
             "| sets PyTorch's file gets wrong, d2s's right |", "|---|---|---|---|---|"]
-    failed = 0
+    failed = refused = 0
     with tempfile.TemporaryDirectory() as tmp:
         for s in samples:
+            if s in NOT_EXPORTED:
+                problem = check_refused(d2s, s, tmp)
+                print(("refused " if not problem else "FAIL ") + s + ": " +
+                      (problem or NOT_EXPORTED[s]), flush=True)
+                failed += bool(problem)
+                refused += not problem
+                continue
             ok, problems, row = judge(d2s, ort_dir, s, tmp)
             print(("ok   " if ok else "FAIL ") + s + ("" if ok else ": " + problems), flush=True)
             failed += not ok
@@ -176,8 +204,9 @@ def main():
     if table_out:
         with open(table_out, "w", encoding="utf-8") as f:
             f.write(table)
-    print(f"{len(samples) - failed} of {len(samples)} samples: d2s's ONNX file gives PyTorch's "
-          "outputs in onnxruntime on every input set")
+    print(f"{len(samples) - failed - refused} of {len(samples)} samples: d2s's ONNX file gives "
+          f"PyTorch's outputs in onnxruntime on every input set; {refused} refused as "
+          "NOT_EXPORTED says")
     return 1 if failed else 0
 
 
