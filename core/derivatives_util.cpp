@@ -108,6 +108,7 @@ void register_derivatives(OpRegistry& r) {
   grad::register_derivatives_loss(r);
   grad::register_derivatives_conv(r);
   grad::register_derivatives_activation(r);
+  grad::register_derivatives_index(r);
   register_backward_ops(r);
 }
 

@@ -113,6 +113,14 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     *out = IValue::list(v.items());
     return true;
   }
+  if (type == "Tensor?[]") {
+    if (!v.is_list() && !v.is_tuple()) return false;
+    for (const IValue& item : v.items()) {
+      if (!item.is_tensor() && !item.is_none()) return false;
+    }
+    *out = IValue::list(v.items());
+    return true;
+  }
   if (type == "Any[]") {
     if (!v.is_list() && !v.is_tuple()) return false;
     *out = v;
@@ -242,6 +250,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_conv(r);
     kernels::register_pool(r);
     kernels::register_activation(r);
+    kernels::register_index(r);
     register_derivatives(r);
     return r;
   }();
