@@ -264,6 +264,8 @@ bool infer_node_types(ir::Node& n) {
     out = tensor(self.dtype, shape);
   } else if (auto cp = conv_pool_rule(k, a)) {
     outs = *cp;
+  } else if (auto ix = index_sort_rule(k, a, n)) {
+    outs = *ix;
   } else if (auto l = layout_rule(k, a, n)) {
     out = l;
   } else if (auto c = creation_rule(k, a, n)) {

@@ -236,5 +236,8 @@ std::optional<Type> layout_rule(std::string_view k, const Args& a, const ir::Nod
 std::optional<Type> creation_rule(std::string_view k, const Args& a, const ir::Node& n);
 // Convolution, pooling, hardtanh/relu6/elu/selu (shape_rules_conv.cpp): every result's type.
 std::optional<std::vector<Type>> conv_pool_rule(std::string_view k, const Args& a);
+// Advanced indexing, sorting, scans, gather/scatter (shape_rules_index.cpp).
+std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args& a,
+                                                 const ir::Node& n);
 
 }  // namespace d2s::convert::shape_detail

@@ -24,9 +24,9 @@ ValueList index_put_grad(In in) {
   const bool accumulate = in.args[3].to_bool();
   ValueList out(in.args.size());
   if (wants_grad(in.args[0])) {
-    out[0] = accumulate ? IValue(g)
-                        : IValue(op("aten::index_put", {IValue(g), indices, IValue(0.0),
-                                                        IValue(false)}));
+    out[0] = accumulate
+                 ? IValue(g)
+                 : IValue(op("aten::index_put", {IValue(g), indices, IValue(0.0), IValue(false)}));
   }
   out[2] = grad_for(in.args[2], op("aten::index", {IValue(g), indices}));
   return out;

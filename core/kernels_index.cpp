@@ -7,10 +7,11 @@
 // long indices of its true elements (nonzero). The index tensors broadcast together
 // to one shape B; the result has B in place of the indexed dimensions when those are
 // adjacent, and B first otherwise (NumPy's rule, which PyTorch follows).
+#include "core/kernels_index.h"
+
 #include <algorithm>
 
 #include "core/kernels.h"
-#include "core/kernels_index.h"
 
 namespace d2s::kernels {
 
@@ -124,7 +125,8 @@ IndexPlan plan_index(const Shape& self, const ValueList& indices) {
     for (size_t i = 0; i < plan.offsets.size(); ++i) plan.offsets[i] = static_cast<int64_t>(i);
     return plan;
   }
-  const bool adjacent = indexed.back() - indexed.front() + 1 == static_cast<int64_t>(indexed.size());
+  const bool adjacent =
+      indexed.back() - indexed.front() + 1 == static_cast<int64_t>(indexed.size());
   // Each result element is pre * B * post; pre: the non-indexed dims before the
   // indexed ones (when adjacent), post: the other non-indexed dims.
   std::vector<int64_t> pre_dims, post_dims;
@@ -187,8 +189,7 @@ Tensor index(const Tensor& self, const ValueList& indices) {
   return out;
 }
 
-void index_put_into(Tensor& self, const ValueList& indices, const IValue& values,
-                    bool accumulate) {
+void index_put_into(Tensor& self, const ValueList& indices, const IValue& values, bool accumulate) {
   const IndexPlan plan = plan_index(self.shape(), indices);
   Tensor v = as_dtype(tensor_arg(values), self.dtype());
   try {

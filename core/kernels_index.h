@@ -27,7 +27,6 @@ std::vector<Tensor> nonzero_coordinates(const Tensor& mask);
 Tensor index(const Tensor& self, const ValueList& indices);
 // aten::index_put_: self[indices] = values (broadcast), or += with accumulate (each
 // duplicate index adds, in order). Writes self's storage.
-void index_put_into(Tensor& self, const ValueList& indices, const IValue& values,
-                    bool accumulate);
+void index_put_into(Tensor& self, const ValueList& indices, const IValue& values, bool accumulate);
 
 }  // namespace d2s::kernels

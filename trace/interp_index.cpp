@@ -231,10 +231,11 @@ static TensorIndexPlan plan_tensor_index(Interpreter& in, const Tensor& t, Value
       in.fail("indexing a tensor with a bool is not supported by d2s", at,
               "index with a bool tensor, or use torch.where");
     } else {
-      in.fail("IndexError: only integers, slices (`:`), ellipsis (`...`), None and long or "
-                  "byte Variables are valid indices (got " +
-                  py_type_name(v) + ")",
-              at);
+      in.fail(
+          "IndexError: only integers, slices (`:`), ellipsis (`...`), None and long or "
+          "byte Variables are valid indices (got " +
+              py_type_name(v) + ")",
+          at);
     }
   }
   return plan;
@@ -307,8 +308,8 @@ void Interpreter::setitem(const IValue& o, const ValueList& index, IValue value,
   for (const IndexStep& s : steps) views.push_back(apply_step(*this, views.back(), s, e.range));
   IValue src;
   if (!plan.advanced.empty()) {
-    src = call_op("aten::index_put", {views.back(), IValue::list(plan.advanced), value}, {},
-                  e.range);
+    src =
+        call_op("aten::index_put", {views.back(), IValue::list(plan.advanced), value}, {}, e.range);
   } else {
     src = value.is_tensor() ? call_op("aten::expand_as", {value, views.back()}, {}, e.range)
                             : call_op("aten::full_like", {views.back(), value}, {}, e.range);

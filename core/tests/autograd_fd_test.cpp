@@ -308,6 +308,20 @@ const std::map<std::string, Case>& cases() {
     c["aten::index_select"] = [](Inputs& in) {
       return ValueList{in.t({3, 4}), 1, IValue(Tensor::from_ints({3}, {2, 0, 2}))};
     };
+    // Advanced indexing (core/derivatives_index.cpp): a repeated and a negative index,
+    // a None dim and a mask; index_put with repeats accumulating and not.
+    c["aten::index.Tensor"] = [](Inputs& in) {
+      ValueList idx{IValue(), IValue(Tensor::from_ints({4}, {2, 0, -1, 2}))};
+      return ValueList{in.t({2, 3}), IValue::list(idx)};
+    };
+    for (const char* n : {"aten::index_put", "aten::index_put_"}) {
+      c[n] = [n](Inputs& in) {
+        const bool accumulate = std::string(n) == "aten::index_put";
+        ValueList idx{IValue(Tensor::from_bools({3}, {true, false, true})),
+                      IValue(Tensor::from_ints({2}, {1, 1}))};
+        return ValueList{in.t({3, 2}), IValue::list(idx), in.t({2}), IValue(accumulate)};
+      };
+    }
     c["aten::tril"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 0}; };
     c["aten::triu"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 1}; };
     c["aten::to.dtype"] = [](Inputs& in) { return ValueList{in.t({3}), 6, false, false}; };
@@ -375,7 +389,9 @@ std::vector<Tensor*> float_args(ValueList& args) {
     if (a.is_tensor() && a.to_tensor().dtype() == DType::Float32) out.push_back(&a.to_tensor());
     if (a.is_list()) {
       for (IValue& item : a.list_items()) {
-        if (item.is_tensor()) out.push_back(&item.to_tensor());
+        if (item.is_tensor() && item.to_tensor().dtype() == DType::Float32) {
+          out.push_back(&item.to_tensor());
+        }
       }
     }
   }

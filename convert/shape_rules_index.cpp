@@ -1,0 +1,63 @@
+// Shape rules of advanced indexing (core/kernels_index.cpp) and of the sorting,
+// scanning, gathering and scattering ops: aten::index's result is the broadcast of
+// its index tensors in place of the indexed dims (first, when those are not
+// adjacent); a mask stands for its dims and gives one dim of unknown size.
+#include "convert/shape_rules.h"
+#include "convert/shape_rules_util.h"
+
+namespace d2s::convert::shape_detail {
+
+namespace {
+
+std::optional<Dims> index_shape(const Dims& self, const ir::Value* indices) {
+  const ir::Node* list = indices->node();
+  if (list->kind() != ir::kind::ListConstruct) return std::nullopt;
+  std::optional<Dims> b;
+  std::vector<size_t> indexed;  // dims of self that an index tensor covers
+  size_t at = 0;
+  for (ir::Value* item : list->inputs()) {
+    const Type& t = item->type();
+    if (t.kind == TypeKind::None) {
+      ++at;
+      continue;
+    }
+    if (!t.is_tensor() || !t.shape || !t.dtype) return std::nullopt;
+    Dims part = *t.shape;
+    size_t covers = 1;
+    if (*t.dtype == DType::Bool) {
+      covers = t.shape->size();
+      part = Dims{Dim{}};  // the number of true elements
+    }
+    for (size_t j = 0; j < covers; ++j) indexed.push_back(at + j);
+    at += covers;
+    b = b ? broadcast_dims(*b, part) : part;
+  }
+  if (at > self.size()) return std::nullopt;
+  if (!b) return self;
+  const bool adjacent = indexed.back() - indexed.front() + 1 == indexed.size();
+  Dims out;
+  for (size_t d = 0; adjacent && d < indexed.front(); ++d) out.push_back(self[d]);
+  out.insert(out.end(), b->begin(), b->end());
+  for (size_t d = adjacent ? indexed.back() + 1 : 0; d < self.size(); ++d) {
+    if (!adjacent && std::find(indexed.begin(), indexed.end(), d) != indexed.end()) continue;
+    out.push_back(self[d]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args& a,
+                                                 const ir::Node& n) {
+  const Type& self = a.type(0);
+  const Dims* s = a.shape(0);
+  if (k == "index") {
+    std::optional<Dims> shape;
+    if (s && n.inputs().size() > 1) shape = index_shape(*s, n.input(1));
+    return std::vector<Type>{tensor(self.dtype, shape)};
+  }
+  if (in(k, {"index_put", "index_put_"})) return std::vector<Type>{self};
+  return std::nullopt;
+}
+
+}  // namespace d2s::convert::shape_detail
