@@ -56,7 +56,37 @@ std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args&
     if (s && n.inputs().size() > 1) shape = index_shape(*s, n.input(1));
     return std::vector<Type>{tensor(self.dtype, shape)};
   }
-  if (in(k, {"index_put", "index_put_"})) return std::vector<Type>{self};
+  if (in(k, {"index_put", "index_put_", "scatter", "scatter_", "scatter_add", "scatter_add_"})) {
+    return std::vector<Type>{self};
+  }
+  std::optional<Dims> same = s ? std::optional<Dims>(*s) : std::nullopt;
+  if (in(k, {"flip", "roll"})) return std::vector<Type>{tensor(self.dtype, same)};
+  if (in(k, {"cumsum", "cumprod"})) {
+    std::optional<DType> d = self.dtype;
+    if (d && *d != DType::Float32) d = DType::Int64;
+    if (auto given = a.dtype_arg()) d = given;
+    return std::vector<Type>{tensor(d, same)};
+  }
+  if (k == "argsort") return std::vector<Type>{tensor(DType::Int64, same)};
+  if (k == "gather") {
+    const Dims* index = a.shape(2);
+    return std::vector<Type>{
+        tensor(self.dtype, index ? std::optional<Dims>(*index) : std::nullopt)};
+  }
+  if (in(k, {"sort", "topk"})) {
+    std::optional<Dims> shape = same;
+    if (k == "topk" && shape) {
+      auto dim = a.int_at(2);
+      auto w = dim ? wrap(*dim, shape->size()) : std::nullopt;
+      if (!w) {
+        shape.reset();
+      } else {
+        auto kk = a.int_at(1);
+        (*shape)[*w] = kk ? Dim::known(*kk) : Args::dim_of_value(n.input(1));
+      }
+    }
+    return std::vector<Type>{tensor(self.dtype, shape), tensor(DType::Int64, shape)};
+  }
   return std::nullopt;
 }
 

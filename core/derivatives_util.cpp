@@ -109,6 +109,7 @@ void register_derivatives(OpRegistry& r) {
   grad::register_derivatives_conv(r);
   grad::register_derivatives_activation(r);
   grad::register_derivatives_index(r);
+  grad::register_derivatives_sort(r);
   register_backward_ops(r);
 }
 

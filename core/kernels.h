@@ -31,6 +31,7 @@ void register_conv(OpRegistry& r);          // kernels_conv.cpp: conv1d, conv2d
 void register_pool(OpRegistry& r);          // kernels_pool.cpp: max, avg, adaptive pools
 void register_activation(OpRegistry& r);    // kernels_activation.cpp: hardtanh, elu, ...
 void register_index(OpRegistry& r);         // kernels_index.cpp: index, index_put
+void register_sort(OpRegistry& r);          // kernels_sort.cpp: sort, topk, cumsum, gather, ...
 
 // Throws the d2s::Error a kernel reports (no range: OpRegistry::call adds it).
 [[noreturn]] void fail(const std::string& message);

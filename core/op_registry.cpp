@@ -251,6 +251,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_pool(r);
     kernels::register_activation(r);
     kernels::register_index(r);
+    kernels::register_sort(r);
     register_derivatives(r);
     return r;
   }();

@@ -322,6 +322,35 @@ const std::map<std::string, Case>& cases() {
         return ValueList{in.t({3, 2}), IValue::list(idx), in.t({2}), IValue(accumulate)};
       };
     }
+    // Along one dim (core/derivatives_sort.cpp): sorts on a middle dim, gather with a
+    // repeated index, scatters (src, value, add; in place), scans, flip and roll.
+    c["aten::sort"] = [](Inputs& in) { return ValueList{in.t({2, 4, 3}), 1, IValue(true)}; };
+    c["aten::sort.stable"] = [](Inputs& in) {
+      return ValueList{in.t({3, 4}), IValue(true), 0, IValue(false)};
+    };
+    c["aten::topk"] = [](Inputs& in) { return ValueList{in.t({3, 5}), 2, -1, IValue(false)}; };
+    auto index32 = [] { return IValue(Tensor::from_ints({3, 2}, {0, 3, 2, 2, 1, 0})); };
+    c["aten::gather"] = [index32](Inputs& in) { return ValueList{in.t({3, 4}), 1, index32()}; };
+    // scatter's src: no repeat within a row (a repeated place keeps one src value, so
+    // the others' true derivative is 0, where PyTorch's formula, like d2s's, gives g).
+    for (const char* n : {"aten::scatter.src", "aten::scatter_.src"}) {
+      c[n] = [](Inputs& in) {
+        return ValueList{in.t({3, 4}), 1, IValue(Tensor::from_ints({3, 2}, {0, 3, 2, 1, 1, 0})),
+                         in.t({3, 2})};
+      };
+    }
+    for (const char* n : {"aten::scatter_add", "aten::scatter_add_"}) {
+      c[n] = [index32](Inputs& in) { return ValueList{in.t({3, 4}), 1, index32(), in.t({3, 2})}; };
+    }
+    for (const char* n : {"aten::scatter.value", "aten::scatter_.value"}) {
+      c[n] = [index32](Inputs& in) { return ValueList{in.t({3, 4}), 1, index32(), 0.5}; };
+    }
+    c["aten::cumsum"] = [](Inputs& in) { return ValueList{in.t({2, 4}), 1}; };
+    c["aten::cumprod"] = [](Inputs& in) { return ValueList{in.t({4, 2}), 0}; };
+    c["aten::flip"] = [](Inputs& in) { return ValueList{in.t({2, 3, 2}), ints({0, 2})}; };
+    c["aten::roll"] = [](Inputs& in) {
+      return ValueList{in.t({3, 4}), ints({1, -2}), ints({0, 1})};
+    };
     c["aten::tril"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 0}; };
     c["aten::triu"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 1}; };
     c["aten::to.dtype"] = [](Inputs& in) { return ValueList{in.t({3}), 6, false, false}; };
@@ -345,6 +374,7 @@ bool known_not_differentiable(const OpDef& def) {
   static const std::set<std::string> kNames = {"aten::detach",
                                                "aten::argmax",
                                                "aten::argmin",
+                                               "aten::argsort",
                                                "aten::all",
                                                "aten::any",
                                                "aten::all.dim",
