@@ -1,7 +1,7 @@
-// Shape rules of advanced indexing (core/kernels_index.cpp) and of the sorting,
-// scanning, gathering and scattering ops: aten::index's result is the broadcast of
-// its index tensors in place of the indexed dims (first, when those are not
-// adjacent); a mask stands for its dims and gives one dim of unknown size.
+// Shape rules of advanced indexing (core/kernels_index.cpp), of the sorting, scanning,
+// gathering and scattering ops (kernels_sort.cpp) and of kernels_tensorops.cpp: aten::index's
+// result is the broadcast of its index tensors in place of the indexed dims (first, when those are
+// not adjacent); a mask stands for its dims and gives one dim of unknown size.
 #include "convert/shape_rules.h"
 #include "convert/shape_rules_util.h"
 
@@ -55,6 +55,32 @@ std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args&
     std::optional<Dims> shape;
     if (s && n.inputs().size() > 1) shape = index_shape(*s, n.input(1));
     return std::vector<Type>{tensor(self.dtype, shape)};
+  }
+  if (k == "fmod") {
+    const Dims* o = a.shape(1);
+    std::optional<Dims> shape;
+    if (s && o) {
+      shape = broadcast_dims(*s, *o);
+    } else if (s && a.type(1).kind != TypeKind::Tensor) {
+      shape = *s;
+    }
+    return std::vector<Type>{tensor(promote({self, a.type(1)}), shape)};
+  }
+  if (k == "baddbmm") {
+    const Dims *b1 = a.shape(1), *b2 = a.shape(2);
+    std::optional<Dims> shape;
+    if (b1 && b2 && b1->size() == 3 && b2->size() == 3) shape = Dims{(*b1)[0], (*b1)[1], (*b2)[2]};
+    return std::vector<Type>{tensor(promote({a.type(1), a.type(2)}), shape)};
+  }
+  if (k == "nonzero") {
+    std::optional<Dims> shape;
+    if (s) shape = Dims{Dim{}, Dim::known(static_cast<int64_t>(s->size()))};
+    return std::vector<Type>{tensor(DType::Int64, shape)};
+  }
+  if (in(k, {"new_zeros", "new_ones", "new_full", "new_empty"})) {
+    std::optional<DType> d = self.dtype;
+    if (auto given = a.dtype_arg()) d = given;
+    return std::vector<Type>{tensor(d, a.dims_at(1))};
   }
   if (in(k, {"index_put", "index_put_", "scatter", "scatter_", "scatter_add", "scatter_add_"})) {
     return std::vector<Type>{self};

@@ -110,6 +110,7 @@ void register_derivatives(OpRegistry& r) {
   grad::register_derivatives_activation(r);
   grad::register_derivatives_index(r);
   grad::register_derivatives_sort(r);
+  grad::register_derivatives_tensorops(r);
   register_backward_ops(r);
 }
 

@@ -26,6 +26,7 @@ void register_derivatives_conv(OpRegistry& r);        // convolution, pooling
 void register_derivatives_activation(OpRegistry& r);  // hardtanh, relu6, elu, selu
 void register_derivatives_index(OpRegistry& r);       // index, index_put
 void register_derivatives_sort(OpRegistry& r);        // sort, topk, cumsum, gather, ...
+void register_derivatives_tensorops(OpRegistry& r);   // baddbmm, fmod
 void register_derivatives_loss(OpRegistry& r);  // l1, smooth_l1, nll, cross_entropy, bce        //
                                                 // views, cat, select, slice, ...
 

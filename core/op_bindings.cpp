@@ -14,34 +14,29 @@ using Table = std::unordered_map<std::string, std::string>;
 
 // Names that are spelled the same in torch.X, as a Tensor method and as the op.
 constexpr const char* kCommon[] = {
-    "add",         "sub",         "mul",          "div",
-    "neg",         "pow",         "exp",          "exp2",
-    "expm1",       "log",         "log2",         "log10",
-    "log1p",       "sqrt",        "rsqrt",        "abs",
-    "sin",         "cos",         "tan",          "asin",
-    "acos",        "atan",        "sinh",         "cosh",
-    "tanh",        "erf",         "sigmoid",      "relu",
-    "square",      "clamp",       "clamp_min",    "clamp_max",
-    "maximum",     "minimum",     "floor",        "ceil",
-    "round",       "trunc",       "floor_divide", "remainder",
-    "reciprocal",  "sign",        "lt",           "gt",
-    "le",          "ge",          "eq",           "ne",
-    "logical_not", "logical_and", "logical_or",   "logical_xor",
-    "bitwise_not", "bitwise_and", "bitwise_or",   "bitwise_xor",
-    "isnan",       "isinf",       "isfinite",     "sum",
-    "mean",        "max",         "min",          "amax",
-    "amin",        "argmax",      "argmin",       "norm",
-    "prod",        "all",         "any",          "std",
-    "var",         "logsumexp",   "mm",           "matmul",
-    "bmm",         "mv",          "dot",          "outer",
-    "t",           "transpose",   "permute",      "reshape",
-    "flatten",     "squeeze",     "unsqueeze",    "chunk",
-    "split",       "unbind",      "numel",        "index_select",
-    "tril",        "triu",        "masked_fill",  "index_put",
-    "topk",        "sort",        "argsort",      "cumsum",
-    "cumprod",     "gather",      "scatter",      "scatter_add",
-    "flip",        "roll",        "detach",       "clone",
-    "softmax",     "log_softmax", "addmm",        "is_floating_point"};
+    "add",         "sub",          "mul",         "div",          "neg",
+    "pow",         "exp",          "exp2",        "expm1",        "log",
+    "log2",        "log10",        "log1p",       "sqrt",         "rsqrt",
+    "abs",         "sin",          "cos",         "tan",          "asin",
+    "acos",        "atan",         "sinh",        "cosh",         "tanh",
+    "erf",         "sigmoid",      "relu",        "square",       "clamp",
+    "clamp_min",   "clamp_max",    "maximum",     "minimum",      "floor",
+    "ceil",        "round",        "trunc",       "floor_divide", "remainder",
+    "reciprocal",  "sign",         "lt",          "gt",           "le",
+    "ge",          "eq",           "ne",          "logical_not",  "logical_and",
+    "logical_or",  "logical_xor",  "bitwise_not", "bitwise_and",  "bitwise_or",
+    "bitwise_xor", "isnan",        "isinf",       "isfinite",     "sum",
+    "mean",        "max",          "min",         "amax",         "amin",
+    "argmax",      "argmin",       "norm",        "prod",         "all",
+    "any",         "std",          "var",         "logsumexp",    "mm",
+    "matmul",      "bmm",          "mv",          "dot",          "outer",
+    "t",           "transpose",    "permute",     "reshape",      "flatten",
+    "squeeze",     "unsqueeze",    "chunk",       "split",        "unbind",
+    "numel",       "index_select", "tril",        "triu",         "masked_fill",
+    "index_put",   "topk",         "sort",        "argsort",      "cumsum",
+    "cumprod",     "gather",       "scatter",     "scatter_add",  "flip",
+    "roll",        "baddbmm",      "fmod",        "nonzero",      "detach",
+    "clone",       "softmax",      "log_softmax", "addmm",        "is_floating_point"};
 
 // torch.X only.
 constexpr const char* kTorchOnly[] = {
@@ -54,10 +49,11 @@ constexpr const char* kTorchOnly[] = {
 // (x.float(), x.long(), x.bool() have no entry: the interpreter writes them as
 // aten::to with a dtype, as TorchScript does.)
 constexpr const char* kMethodOnly[] = {
-    "view",      "view_as", "reshape_as", "size",     "dim",         "contiguous", "expand",
-    "expand_as", "repeat",  "select",     "to",       "type_as",     "item",       "cpu",
-    "add_",      "sub_",    "mul_",       "div_",     "copy_",       "relu_",      "clamp_",
-    "fill_",     "zero_",   "index_put_", "scatter_", "scatter_add_"};
+    "view",     "view_as",      "reshape_as", "size",     "dim",      "contiguous",
+    "expand",   "expand_as",    "repeat",     "select",   "to",       "type_as",
+    "item",     "cpu",          "add_",       "sub_",     "mul_",     "div_",
+    "copy_",    "relu_",        "clamp_",     "fill_",    "zero_",    "index_put_",
+    "scatter_", "scatter_add_", "new_zeros",  "new_ones", "new_full", "new_empty"};
 
 constexpr const char* kFunctional[] = {"relu",
                                        "gelu",

@@ -252,6 +252,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_activation(r);
     kernels::register_index(r);
     kernels::register_sort(r);
+    kernels::register_tensorops(r);
     register_derivatives(r);
     return r;
   }();

@@ -351,6 +351,14 @@ const std::map<std::string, Case>& cases() {
     c["aten::roll"] = [](Inputs& in) {
       return ValueList{in.t({3, 4}), ints({1, -2}), ints({0, 1})};
     };
+    c["aten::baddbmm"] = [](Inputs& in) {
+      return ValueList{in.t({3, 1}), in.t({2, 3, 4}), in.t({2, 4, 2}), 0.5, 2.0};
+    };
+    // fmod away from its jumps: |self| < |other| keeps trunc(self / other) at 0 or 1.
+    c["aten::fmod.Tensor"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}, Kind::Frac), in.t({2, 3}, Kind::Pos)};
+    };
+    c["aten::fmod.Scalar"] = [](Inputs& in) { return ValueList{in.t({2, 3}, Kind::Frac), 0.75}; };
     c["aten::tril"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 0}; };
     c["aten::triu"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 1}; };
     c["aten::to.dtype"] = [](Inputs& in) { return ValueList{in.t({3}), 6, false, false}; };
@@ -375,6 +383,11 @@ bool known_not_differentiable(const OpDef& def) {
                                                "aten::argmax",
                                                "aten::argmin",
                                                "aten::argsort",
+                                               "aten::nonzero",
+                                               "aten::new_zeros",
+                                               "aten::new_ones",
+                                               "aten::new_full",
+                                               "aten::new_empty",
                                                "aten::all",
                                                "aten::any",
                                                "aten::all.dim",
