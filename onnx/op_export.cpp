@@ -14,6 +14,8 @@ namespace d2s::onnx_io {
 
 // Convolution and pooling (op_export_conv.cpp).
 void add_conv_pool_exports(std::map<std::string, ExportFn>& m);
+// Ops along one dim and nonzero (op_export_index.cpp).
+void add_index_exports(std::map<std::string, ExportFn>& m);
 
 namespace {
 
@@ -831,6 +833,7 @@ const std::map<std::string, Fn>& table() {
     m["prim::ListUnpack"] = unpack;
     m["prim::Uninitialized"] = uninitialized;
     add_conv_pool_exports(m);
+    add_index_exports(m);
     return m;
   }();
   return t;
