@@ -2,8 +2,12 @@
 // gathering and scattering ops (kernels_sort.cpp) and of kernels_tensorops.cpp: aten::index's
 // result is the broadcast of its index tensors in place of the indexed dims (first, when those are
 // not adjacent); a mask stands for its dims and gives one dim of unknown size.
+#include <map>
+
 #include "convert/shape_rules.h"
 #include "convert/shape_rules_util.h"
+#include "core/error.h"
+#include "core/kernels_einsum.h"
 
 namespace d2s::convert::shape_detail {
 
@@ -45,6 +49,36 @@ std::optional<Dims> index_shape(const Dims& self, const ir::Value* indices) {
   return out;
 }
 
+// einsum's output: each output letter's size from an operand that has it (not 1 where
+// another operand broadcasts); the equation parsed as the kernel parses it.
+std::optional<Dims> einsum_shape(const Args& a, const ir::Node& n) {
+  auto eq = a.value(0);
+  if (!eq || !eq->is_string() || n.inputs().size() < 2) return std::nullopt;
+  const ir::Node* list = n.input(1)->node();
+  if (list->kind() != ir::kind::ListConstruct) return std::nullopt;
+  kernels::EinsumEquation e;
+  try {
+    e = kernels::parse_einsum(eq->to_string(), list->inputs().size());
+  } catch (const Error&) {
+    return std::nullopt;  // the kernel reports it when the graph runs
+  }
+  std::map<char, Dim> size;
+  for (size_t k = 0; k < list->inputs().size(); ++k) {
+    const Type& t = list->input(k)->type();
+    if (!t.shape || t.shape->size() != e.inputs[k].size()) return std::nullopt;
+    for (size_t i = 0; i < e.inputs[k].size(); ++i) {
+      const Dim& d = (*t.shape)[i];
+      auto it = size.find(e.inputs[k][i]);
+      if (it == size.end() || (it->second.is_known() && it->second.size == 1)) {
+        size[e.inputs[k][i]] = d;
+      }
+    }
+  }
+  Dims out;
+  for (char c : e.output) out.push_back(size[c]);
+  return out;
+}
+
 }  // namespace
 
 std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args& a,
@@ -56,6 +90,7 @@ std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args&
     if (s && n.inputs().size() > 1) shape = index_shape(*s, n.input(1));
     return std::vector<Type>{tensor(self.dtype, shape)};
   }
+  if (k == "einsum") return std::vector<Type>{tensor(DType::Float32, einsum_shape(a, n))};
   if (k == "fmod") {
     const Dims* o = a.shape(1);
     std::optional<Dims> shape;

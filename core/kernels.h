@@ -33,6 +33,7 @@ void register_activation(OpRegistry& r);    // kernels_activation.cpp: hardtanh,
 void register_index(OpRegistry& r);         // kernels_index.cpp: index, index_put
 void register_sort(OpRegistry& r);          // kernels_sort.cpp: sort, topk, cumsum, gather, ...
 void register_tensorops(OpRegistry& r);     // kernels_tensorops.cpp: baddbmm, fmod, new_*, ...
+void register_einsum(OpRegistry& r);        // kernels_einsum.cpp
 
 // Throws the d2s::Error a kernel reports (no range: OpRegistry::call adds it).
 [[noreturn]] void fail(const std::string& message);

@@ -40,10 +40,10 @@ constexpr const char* kCommon[] = {
 
 // torch.X only.
 constexpr const char* kTorchOnly[] = {
-    "zeros",     "ones",      "full",       "empty",     "rand",       "randn",
-    "randint",   "arange",    "linspace",   "eye",       "tensor",     "zeros_like",
-    "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "where",
-    "cat",       "stack",     "layer_norm", "dropout",   "rsub"};
+    "zeros",      "einsum",    "ones",      "full",       "empty",     "rand",
+    "randn",      "randint",   "arange",    "linspace",   "eye",       "tensor",
+    "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like",
+    "where",      "cat",       "stack",     "layer_norm", "dropout",   "rsub"};
 
 // Tensor methods only.
 // (x.float(), x.long(), x.bool() have no entry: the interpreter writes them as

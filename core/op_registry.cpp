@@ -253,6 +253,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_index(r);
     kernels::register_sort(r);
     kernels::register_tensorops(r);
+    kernels::register_einsum(r);
     register_derivatives(r);
     return r;
   }();

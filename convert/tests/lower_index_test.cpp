@@ -47,6 +47,30 @@ TEST(LowerIndex, TensorIndicesBecomeIndexWithShapes) {
   )"));
 }
 
+const char* const kAlongDim = R"(import torch
+
+
+def f(q, k):
+    s = torch.einsum("bqd,bkd->bqk", q, k)
+    v, i = s.topk(2, dim=-1)
+    g = torch.gather(s, 2, i)
+    c = s.cumsum(1)
+    return v, i, g, c, s.argsort(), torch.einsum("bqd->d", q)
+)";
+
+TEST(LowerIndex, OpsAlongOneDimAndEinsumHaveShapes) {
+  LowerOptions o;
+  o.input_shapes = {{"q", {2, 3, 4}}, {"k", {2, 5, 4}}};
+  EXPECT_TRUE(file_check(testing::lower_and_print(kAlongDim, o), R"(
+    # CHECK: Tensor[q_0, q_1, k_1] = aten::einsum(
+    # CHECK: %v : Tensor[q_0, q_1, 2], %i : Long[q_0, q_1, 2] = aten::topk(%s,
+    # CHECK: Tensor[q_0, q_1, 2] = aten::gather(%s,
+    # CHECK: Tensor[q_0, q_1, k_1] = aten::cumsum(%s,
+    # CHECK: Long[q_0, q_1, k_1] = aten::argsort(%s
+    # CHECK: Tensor[q_2] = aten::einsum(
+  )"));
+}
+
 TEST(LowerIndex, TensorAfterEllipsisNeedsTheRank) {
   const char* src = R"(import torch
 

@@ -359,6 +359,10 @@ const std::map<std::string, Case>& cases() {
       return ValueList{in.t({2, 3}, Kind::Frac), in.t({2, 3}, Kind::Pos)};
     };
     c["aten::fmod.Scalar"] = [](Inputs& in) { return ValueList{in.t({2, 3}, Kind::Frac), 0.75}; };
+    // einsum: a batched product, and three operands with a letter only one has.
+    c["aten::einsum"] = [](Inputs& in) {
+      return ValueList{s("bij,bjk->bik"), IValue::list({in.t({2, 3, 4}), in.t({2, 4, 2})})};
+    };
     c["aten::tril"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 0}; };
     c["aten::triu"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 1}; };
     c["aten::to.dtype"] = [](Inputs& in) { return ValueList{in.t({3}), 6, false, false}; };
