@@ -13,47 +13,130 @@ namespace {
 using Table = std::unordered_map<std::string, std::string>;
 
 // Names that are spelled the same in torch.X, as a Tensor method and as the op.
-constexpr const char* kCommon[] = {
-    "add",         "sub",          "mul",         "div",          "neg",
-    "pow",         "exp",          "exp2",        "expm1",        "log",
-    "log2",        "log10",        "log1p",       "sqrt",         "rsqrt",
-    "abs",         "sin",          "cos",         "tan",          "asin",
-    "acos",        "atan",         "sinh",        "cosh",         "tanh",
-    "erf",         "sigmoid",      "relu",        "square",       "clamp",
-    "clamp_min",   "clamp_max",    "maximum",     "minimum",      "floor",
-    "ceil",        "round",        "trunc",       "floor_divide", "remainder",
-    "reciprocal",  "sign",         "lt",          "gt",           "le",
-    "ge",          "eq",           "ne",          "logical_not",  "logical_and",
-    "logical_or",  "logical_xor",  "bitwise_not", "bitwise_and",  "bitwise_or",
-    "bitwise_xor", "isnan",        "isinf",       "isfinite",     "sum",
-    "mean",        "max",          "min",         "amax",         "amin",
-    "argmax",      "argmin",       "norm",        "prod",         "all",
-    "any",         "std",          "var",         "logsumexp",    "mm",
-    "matmul",      "bmm",          "mv",          "dot",          "outer",
-    "t",           "transpose",    "permute",     "reshape",      "flatten",
-    "squeeze",     "unsqueeze",    "chunk",       "split",        "unbind",
-    "numel",       "index_select", "tril",        "triu",         "masked_fill",
-    "index_put",   "topk",         "sort",        "argsort",      "cumsum",
-    "cumprod",     "gather",       "scatter",     "scatter_add",  "flip",
-    "roll",        "baddbmm",      "fmod",        "nonzero",      "detach",
-    "clone",       "softmax",      "log_softmax", "addmm",        "is_floating_point"};
+constexpr const char* kCommon[] = {"add",
+                                   "sub",
+                                   "mul",
+                                   "div",
+                                   "neg",
+                                   "pow",
+                                   "exp",
+                                   "exp2",
+                                   "expm1",
+                                   "log",
+                                   "log2",
+                                   "log10",
+                                   "log1p",
+                                   "sqrt",
+                                   "rsqrt",
+                                   "abs",
+                                   "sin",
+                                   "cos",
+                                   "tan",
+                                   "asin",
+                                   "acos",
+                                   "atan",
+                                   "sinh",
+                                   "cosh",
+                                   "tanh",
+                                   "erf",
+                                   "sigmoid",
+                                   "relu",
+                                   "square",
+                                   "clamp",
+                                   "clamp_min",
+                                   "clamp_max",
+                                   "maximum",
+                                   "minimum",
+                                   "floor",
+                                   "ceil",
+                                   "round",
+                                   "trunc",
+                                   "floor_divide",
+                                   "remainder",
+                                   "reciprocal",
+                                   "sign",
+                                   "lt",
+                                   "gt",
+                                   "le",
+                                   "ge",
+                                   "eq",
+                                   "ne",
+                                   "logical_not",
+                                   "logical_and",
+                                   "logical_or",
+                                   "logical_xor",
+                                   "bitwise_not",
+                                   "bitwise_and",
+                                   "bitwise_or",
+                                   "bitwise_xor",
+                                   "isnan",
+                                   "isinf",
+                                   "isfinite",
+                                   "sum",
+                                   "mean",
+                                   "max",
+                                   "min",
+                                   "amax",
+                                   "amin",
+                                   "argmax",
+                                   "argmin",
+                                   "norm",
+                                   "prod",
+                                   "all",
+                                   "any",
+                                   "std",
+                                   "var",
+                                   "logsumexp",
+                                   "mm",
+                                   "matmul",
+                                   "bmm",
+                                   "mv",
+                                   "dot",
+                                   "outer",
+                                   "t",
+                                   "transpose",
+                                   "permute",
+                                   "reshape",
+                                   "flatten",
+                                   "squeeze",
+                                   "unsqueeze",
+                                   "chunk",
+                                   "split",
+                                   "unbind",
+                                   "numel",
+                                   "index_select",
+                                   "tril",
+                                   "triu",
+                                   "masked_fill",
+                                   "detach",
+                                   "clone",
+                                   "softmax",
+                                   "log_softmax",
+                                   "addmm",
+                                   "is_floating_point"};
 
 // torch.X only.
 constexpr const char* kTorchOnly[] = {
-    "zeros",      "einsum",    "ones",      "full",       "empty",     "rand",
-    "randn",      "randint",   "arange",    "linspace",   "eye",       "tensor",
-    "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like",
-    "where",      "cat",       "stack",     "layer_norm", "dropout",   "rsub"};
+    "zeros",     "ones",      "full",       "empty",     "rand",       "randn",
+    "randint",   "arange",    "linspace",   "eye",       "tensor",     "zeros_like",
+    "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "where",
+    "cat",       "stack",     "layer_norm", "dropout",   "rsub"};
 
 // Tensor methods only.
 // (x.float(), x.long(), x.bool() have no entry: the interpreter writes them as
 // aten::to with a dtype, as TorchScript does.)
 constexpr const char* kMethodOnly[] = {
-    "view",     "view_as",      "reshape_as", "size",     "dim",      "contiguous",
-    "expand",   "expand_as",    "repeat",     "select",   "to",       "type_as",
-    "item",     "cpu",          "add_",       "sub_",     "mul_",     "div_",
-    "copy_",    "relu_",        "clamp_",     "fill_",    "zero_",    "index_put_",
-    "scatter_", "scatter_add_", "new_zeros",  "new_ones", "new_full", "new_empty"};
+    "view",   "view_as", "reshape_as", "size",    "dim",    "contiguous", "expand", "expand_as",
+    "repeat", "select",  "to",         "type_as", "item",   "cpu",        "add_",   "sub_",
+    "mul_",   "div_",    "copy_",      "relu_",   "clamp_", "fill_",      "zero_"};
+
+// Issue 17's tensor operations: torch.X and Tensor methods alike, and methods only (in-place
+// writes, creation from self).
+constexpr const char* kCommonTensorOps[] = {
+    "index_put", "topk",        "sort", "argsort", "cumsum",  "cumprod", "gather",
+    "scatter",   "scatter_add", "flip", "roll",    "baddbmm", "fmod",    "nonzero"};
+constexpr const char* kMethodOnlyTensorOps[] = {
+    "index_put_", "scatter_", "scatter_add_", "new_zeros", "new_ones", "new_full", "new_empty"};
 
 constexpr const char* kFunctional[] = {"relu",
                                        "gelu",
@@ -95,11 +178,15 @@ const Table& functions() {
     Table t;
     for (const char* n : kCommon) t[std::string("torch.") + n] = std::string("aten::") + n;
     for (const char* n : kTorchOnly) t[std::string("torch.") + n] = std::string("aten::") + n;
+    for (const char* n : kCommonTensorOps) {
+      t[std::string("torch.") + n] = std::string("aten::") + n;
+    }
     for (const char* n : kFunctional) {
       t[std::string("torch.nn.functional.") + n] = std::string("aten::") + n;
     }
     for (const char* n : kMath) t[std::string("math.") + n] = std::string("aten::") + n;
     t["torch.nn.functional.cross_entropy"] = "aten::cross_entropy_loss";
+    t["torch.einsum"] = "aten::einsum";
     t["torch.conv1d"] = "aten::conv1d";
     t["torch.conv2d"] = "aten::conv2d";
     t["torch.clip"] = "aten::clamp";
@@ -137,6 +224,8 @@ const Table& methods() {
     Table t;
     for (const char* n : kCommon) t[n] = std::string("aten::") + n;
     for (const char* n : kMethodOnly) t[n] = std::string("aten::") + n;
+    for (const char* n : kCommonTensorOps) t[n] = std::string("aten::") + n;
+    for (const char* n : kMethodOnlyTensorOps) t[n] = std::string("aten::") + n;
     t["clip"] = "aten::clamp";
     t["absolute"] = "aten::abs";
     t["negative"] = "aten::neg";
