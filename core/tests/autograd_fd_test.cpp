@@ -363,6 +363,9 @@ const std::map<std::string, Case>& cases() {
     c["aten::einsum"] = [](Inputs& in) {
       return ValueList{s("bij,bjk->bik"), IValue::list({in.t({2, 3, 4}), in.t({2, 4, 2})})};
     };
+    for (const char* n : {"aten::std.correction", "aten::var.correction"}) {
+      c[n] = [](Inputs& in) { return ValueList{in.t({3, 4}), ints({1}), 0, IValue(true)}; };
+    }
     c["aten::tril"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 0}; };
     c["aten::triu"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 1}; };
     c["aten::to.dtype"] = [](Inputs& in) { return ValueList{in.t({3}), 6, false, false}; };
