@@ -292,8 +292,19 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
   if (const interp::FunctionalSignature* sig = interp::functional_signature(q)) {
     return Sugared::of(call_functional_signature(*sig, args, range));
   }
-  if (auto op = op_for_function(q))
+  if (auto op = op_for_function(q)) {
+    if (*op == "aten::einsum" && args.positional.size() >= 2 &&
+        as_value(args.positional[1].value, range)->type().is_tensor()) {
+      // torch.einsum(eq, a, b): the operands as the one Tensor[] argument.
+      std::vector<ir::Value*> operands;
+      for (size_t i = 1; i < args.positional.size(); ++i) {
+        operands.push_back(as_value(args.positional[i].value, args.positional[i].range));
+      }
+      args.positional.resize(1);
+      args.positional.push_back({Sugared::of(make_list(operands, range)), range});
+    }
     return Sugared::of(emit_op(*op, args.positional, args.keywords, range));
+  }
   if (q.find('.') == std::string::npos) {
     fail("the builtin " + q + "() is not supported by the parse route", range,
          "docs/language.md lists what the model language supports");

@@ -1,6 +1,7 @@
-// Subscripts: tensor indexing as aten::select / aten::slice / aten::unsqueeze chains
-// (as TorchScript emits them), `x.shape[i]` as aten::size(x, i), and static indexing of
-// tuples, written-out lists and nn.Sequential containers.
+// Subscripts: tensor indexing as aten::select / aten::slice / aten::unsqueeze chains and
+// aten::index for tensor, list and range indices (as TorchScript emits them), writes
+// through them (aten::index_put_ for x[mask] = v), `x.shape[i]` as aten::size(x, i), and static
+// indexing of tuples, written-out lists and nn.Sequential containers.
 #include "convert/lowerer.h"
 
 namespace d2s::convert {
@@ -98,74 +99,193 @@ ir::Value* Lowerer::index_sequence(ir::Value* v, const ast::Subscript& e) {
   return v->type().kind == TypeKind::Tuple ? make_tuple(out, e.range) : make_list(out, e.range);
 }
 
-ir::Value* Lowerer::index_tensor(ir::Value* v, const ast::Subscript& e) {
-  // Indices apply left to right: an int removes a dimension (select), a slice keeps it
-  // (slice), None inserts one (unsqueeze).
-  int64_t dim = 0;
-  for (const ast::ExprPtr& idx : e.indices) {
-    if (idx->kind == ast::ExprKind::Ellipsis) {
-      // `...` stands for the dimensions the other indices leave: the indices after it
-      // count from the end, so they apply right to left with negative dims and the
-      // rank need not be known.
-      const size_t at = static_cast<size_t>(&idx - e.indices.data());
-      int64_t d = -1;
-      for (size_t k = e.indices.size(); k-- > at + 1;) {
-        const ast::Expr& item = *e.indices[k];
-        const SourceRange& r = item.range;
-        if (item.kind == ast::ExprKind::Ellipsis) {
-          fail("IndexError: an index can only have a single ellipsis ('...')", r);
-        }
-        if (item.kind == ast::ExprKind::Slice) {
-          const auto& sl = item.as<ast::Slice>();
-          if (sl.lower || sl.upper || sl.step) {
-            ir::Value* start = sl.lower ? emit_expr(*sl.lower) : constant(IValue(), r);
-            ir::Value* end = sl.upper ? emit_expr(*sl.upper) : constant(IValue(), r);
-            ir::Value* step = sl.step ? emit_expr(*sl.step) : constant(IValue(int64_t{1}), r);
-            v = emit_op("aten::slice", {v, constant(IValue(d), r), start, end, step}, e.range);
-          }
-          --d;
-        } else if (item.kind == ast::ExprKind::None) {
-          v = emit_op("aten::unsqueeze", {v, constant(IValue(d), r)}, e.range);
-          --d;
-        } else {
-          ir::Value* i = emit_expr(item);
-          if (i->type().kind != TypeKind::Int) {
-            fail("after '...' the parse route takes ints, slices and None as indices", r,
-                 "eager and trace modes run it");
-          }
-          v = emit_op("aten::select", {v, constant(IValue(d), r), i}, e.range);
-        }
-      }
-      break;
+// One index of a tensor subscript, its expressions emitted in source order.
+struct Lowerer::IndexItem {
+  enum Kind { Full, Slice, NewAxis, Ellipsis, Basic, Advanced } kind;
+  ir::Value* a = nullptr;  // Basic: the int; Advanced: the index tensor; Slice: start
+  ir::Value* b = nullptr;  // Slice: end
+  ir::Value* c = nullptr;  // Slice: step
+  SourceRange range;
+};
+
+// A list, tuple or range(...) inside a subscript as the index tensor PyTorch makes of
+// it: aten::tensor with dtype long (bool for a list of bools), as TorchScript writes it.
+ir::Value* Lowerer::sequence_index(const ast::Expr& idx) {
+  const SourceRange& r = idx.range;
+  if (idx.kind == ast::ExprKind::Call) {
+    const auto& call = idx.as<ast::Call>();
+    std::vector<CallArg> args;
+    for (const ast::ExprPtr& a : call.args) args.push_back({Sugared::of(emit_expr(*a)), a->range});
+    if (args.empty() || args.size() > 3 || !call.keywords.empty()) {
+      fail("range() in a subscript takes 1 to 3 positional ints", r);
     }
-    if (idx->kind == ast::ExprKind::Slice) {
-      const auto& s = idx->as<ast::Slice>();
-      if (!s.lower && !s.upper && !s.step) {  // `:` keeps the whole dimension: no op
-        ++dim;
+    std::vector<std::pair<std::string, CallArg>> kw;
+    kw.push_back({"dtype", {Sugared::of(constant(IValue(int64_t{4}), r)), r}});
+    if (args.size() == 1) return emit_op("aten::arange", args, kw, r);
+    if (args.size() == 2) args.push_back({Sugared::of(constant(IValue(int64_t{1}), r)), r});
+    return emit_op("aten::arange", args, kw, r);
+  }
+  ir::Value* list = emit_expr(idx);
+  if (list->type().kind == TypeKind::Tuple) list = make_list(tuple_items(list, r), r);
+  const Type& t = list->type();
+  const bool bools = !t.elements.empty() && t.elements[0].kind == TypeKind::Bool;
+  if (t.kind != TypeKind::List ||
+      (!t.elements.empty() && !bools && t.elements[0].kind != TypeKind::Int &&
+       t.elements[0].kind != TypeKind::Any)) {
+    fail("a list used as a tensor index must hold ints or bools, not " + t.str(), r);
+  }
+  const int64_t dtype = bools ? 11 : 4;  // TorchScript's Bool and Long codes
+  std::vector<std::pair<std::string, CallArg>> kw;
+  kw.push_back({"dtype", {Sugared::of(constant(IValue(dtype), r)), r}});
+  return emit_op("aten::tensor", {CallArg{Sugared::of(list), r}}, kw, r);
+}
+
+std::vector<Lowerer::IndexItem> Lowerer::emit_index_items(const ast::Subscript& e) {
+  std::vector<IndexItem> items;
+  for (const ast::ExprPtr& idx : e.indices) {
+    const SourceRange& r = idx->range;
+    switch (idx->kind) {
+      case ast::ExprKind::Ellipsis:
+        items.push_back({IndexItem::Ellipsis, nullptr, nullptr, nullptr, r});
+        continue;
+      case ast::ExprKind::None:
+        items.push_back({IndexItem::NewAxis, nullptr, nullptr, nullptr, r});
+        continue;
+      case ast::ExprKind::Slice: {
+        const auto& s = idx->as<ast::Slice>();
+        if (!s.lower && !s.upper && !s.step) {  // `:` keeps the whole dimension: no op
+          items.push_back({IndexItem::Full, nullptr, nullptr, nullptr, r});
+          continue;
+        }
+        ir::Value* start = s.lower ? emit_expr(*s.lower) : constant(IValue(), r);
+        ir::Value* end = s.upper ? emit_expr(*s.upper) : constant(IValue(), r);
+        ir::Value* step = s.step ? emit_expr(*s.step) : constant(IValue(int64_t{1}), r);
+        items.push_back({IndexItem::Slice, start, end, step, r});
         continue;
       }
-      ir::Value* start = s.lower ? emit_expr(*s.lower) : constant(IValue(), idx->range);
-      ir::Value* end = s.upper ? emit_expr(*s.upper) : constant(IValue(), idx->range);
-      ir::Value* step = s.step ? emit_expr(*s.step) : constant(IValue(int64_t{1}), idx->range);
-      v = emit_op("aten::slice", {v, constant(IValue(dim), idx->range), start, end, step}, e.range);
-      ++dim;
-      continue;
-    }
-    if (idx->kind == ast::ExprKind::None) {
-      v = emit_op("aten::unsqueeze", {v, constant(IValue(dim), idx->range)}, e.range);
-      ++dim;
-      continue;
+      case ast::ExprKind::List:
+      case ast::ExprKind::Tuple:
+        items.push_back({IndexItem::Advanced, sequence_index(*idx), nullptr, nullptr, r});
+        continue;
+      case ast::ExprKind::Call:
+        if (const auto& f = *idx->as<ast::Call>().func;
+            f.kind == ast::ExprKind::Name && f.as<ast::Name>().id == "range") {
+          items.push_back({IndexItem::Advanced, sequence_index(*idx), nullptr, nullptr, r});
+          continue;
+        }
+        break;
+      default:
+        break;
     }
     ir::Value* i = emit_expr(*idx);
-    TypeKind k = i->type().kind;
+    const TypeKind k = i->type().kind;
     if (k == TypeKind::Tensor) {
-      fail("indexing with a tensor is not supported by the parse route", idx->range,
-           "use torch.where or index_select, or int(i) for a one-element index");
+      items.push_back({IndexItem::Advanced, i, nullptr, nullptr, r});
+    } else if (k == TypeKind::List) {
+      items.push_back({IndexItem::Advanced, sequence_index(*idx), nullptr, nullptr, r});
+    } else if (k == TypeKind::Int || k == TypeKind::Bool || k == TypeKind::Any) {
+      items.push_back({IndexItem::Basic, i, nullptr, nullptr, r});
+    } else {
+      fail("a tensor index must be an int, a slice, None, a tensor or a list, not " +
+               i->type().str(),
+           r);
     }
-    if (k != TypeKind::Int && k != TypeKind::Bool && k != TypeKind::Any) {
-      fail("a tensor index must be an int, a slice or None, not " + i->type().str(), idx->range);
+  }
+  return items;
+}
+
+// Indices apply as PyTorch's applySlicing applies them: an int removes a dimension
+// (select), a slice keeps it (slice), None inserts one (unsqueeze), and each tensor index
+// counts one dimension and is recorded there for one aten::index after the basic steps.
+// `...` stands for the dimensions the others leave; when the rank is unknown, the
+// indices after it count from the end (negative dims), which basic indices allow.
+Lowerer::SubscriptPlan Lowerer::plan_subscript(ir::Value* base, const ast::Subscript& e) {
+  const std::vector<IndexItem> items = emit_index_items(e);
+  SubscriptPlan plan;
+  const Type& bt = base->type();
+  // The base's rank, -1 when unknown.
+  const int64_t rank = bt.is_tensor() && bt.shape ? static_cast<int64_t>(bt.shape->size()) : -1;
+  auto consumes = [](const IndexItem& it) -> int64_t {
+    if (it.kind == IndexItem::Ellipsis || it.kind == IndexItem::NewAxis) return 0;
+    if (it.kind == IndexItem::Advanced) {
+      const Type& t = it.a->type();
+      if (t.dtype == DType::Bool && t.shape) return static_cast<int64_t>(t.shape->size());
     }
-    v = emit_op("aten::select", {v, constant(IValue(dim), idx->range), i}, e.range);
+    return 1;
+  };
+  int64_t consumed = 0;
+  for (const IndexItem& it : items) consumed += consumes(it);
+  if (rank >= 0 && consumed > rank) {
+    fail("IndexError: too many indices for tensor of dimension " + std::to_string(rank), e.range);
+  }
+  int64_t dim = 0;
+  bool from_end = false;  // after `...` with an unknown rank: dims count from the end
+  for (size_t k = 0; k < items.size(); ++k) {
+    const IndexItem& it = items[k];
+    if (it.kind == IndexItem::Ellipsis) {
+      if (from_end || (k > 0 && std::any_of(items.begin(), items.begin() + k, [](auto& x) {
+                         return x.kind == IndexItem::Ellipsis;
+                       }))) {
+        fail("IndexError: an index can only have a single ellipsis ('...')", it.range);
+      }
+      if (rank >= 0) {
+        dim += rank - consumed;
+        continue;
+      }
+      from_end = true;
+      for (size_t j = k + 1; j < items.size(); ++j) {
+        if (items[j].kind == IndexItem::Advanced) {
+          fail("Ellipses followed by tensor indexing is currently not supported", items[j].range,
+               "the parse route needs the tensor's rank here; eager and trace modes run it");
+        }
+      }
+      continue;
+    }
+    // From the end: as many dims stay right of this one as later indices consume.
+    int64_t right = 0;
+    for (size_t j = k + 1; from_end && j < items.size(); ++j) {
+      right += items[j].kind == IndexItem::NewAxis ? 0 : 1;
+    }
+    ir::Value* d = constant(IValue(from_end ? -1 - right : dim), it.range);
+    switch (it.kind) {
+      case IndexItem::Full:
+        break;
+      case IndexItem::Slice:
+        plan.steps.push_back({"aten::slice", "aten::slice_scatter", {d, it.a, it.b, it.c}});
+        break;
+      case IndexItem::NewAxis:
+        plan.steps.push_back({"aten::unsqueeze", nullptr, {d}});
+        break;
+      case IndexItem::Basic:
+        plan.steps.push_back({"aten::select", "aten::select_scatter", {d, it.a}});
+        continue;  // the dimension goes away
+      case IndexItem::Advanced:
+        plan.advanced.resize(static_cast<size_t>(dim), nullptr);
+        plan.advanced.push_back(it.a);
+        break;
+      case IndexItem::Ellipsis:
+        break;
+    }
+    ++dim;
+  }
+  return plan;
+}
+
+ir::Value* Lowerer::index_list(const std::vector<ir::Value*>& advanced, const SourceRange& range) {
+  std::vector<ir::Value*> items;
+  for (ir::Value* a : advanced) items.push_back(a ? a : constant(IValue(), range));
+  return make_list(items, range);
+}
+
+ir::Value* Lowerer::index_tensor(ir::Value* v, const ast::Subscript& e) {
+  const SubscriptPlan plan = plan_subscript(v, e);
+  for (const SubscriptPlan::Step& s : plan.steps) {
+    std::vector<ir::Value*> args{v};
+    args.insert(args.end(), s.where.begin(), s.where.end());
+    v = emit_op(s.view, args, e.range);
+  }
+  if (!plan.advanced.empty()) {
+    v = emit_op("aten::index", {v, index_list(plan.advanced, e.range)}, e.range);
   }
   return v;
 }
@@ -176,54 +296,32 @@ void Lowerer::assign_tensor_item(const ast::Subscript& target, ir::Value* value)
     fail("assigning to an item of a " + base->type().str() + " is not supported by the parse route",
          target.range, "build a new value instead, e.g. a new tuple");
   }
-  struct Step {
-    const char* scatter;  // aten::select_scatter, aten::slice_scatter, or null (unsqueeze)
-    std::vector<ir::Value*> where;  // dim and the index or the slice bounds
-  };
+  const SubscriptPlan plan = plan_subscript(base, target);
+  if (plan.steps.empty() && !plan.advanced.empty()) {
+    // x[mask] = v, x[idx] = v: one in-place index_put_, as TorchScript writes it.
+    emit_op("aten::index_put_", {base, index_list(plan.advanced, target.range), value},
+            target.range);
+    return;
+  }
   std::vector<ir::Value*> views{base};
-  std::vector<Step> steps;
-  int64_t dim = 0;
-  for (const ast::ExprPtr& idx : target.indices) {
-    ir::Value* d = constant(IValue(dim), idx->range);
-    if (idx->kind == ast::ExprKind::Slice) {
-      const auto& sl = idx->as<ast::Slice>();
-      ++dim;
-      if (!sl.lower && !sl.upper && !sl.step) continue;  // `:`: the whole dimension
-      ir::Value* start = sl.lower ? emit_expr(*sl.lower) : constant(IValue(), idx->range);
-      ir::Value* end = sl.upper ? emit_expr(*sl.upper) : constant(IValue(), idx->range);
-      ir::Value* step = sl.step ? emit_expr(*sl.step) : constant(IValue(int64_t{1}), idx->range);
-      steps.push_back({"aten::slice_scatter", {d, start, end, step}});
-      views.push_back(emit_op("aten::slice", {views.back(), d, start, end, step}, target.range));
-      continue;
-    }
-    if (idx->kind == ast::ExprKind::None) {
-      steps.push_back({nullptr, {d}});
-      views.push_back(emit_op("aten::unsqueeze", {views.back(), d}, target.range));
-      ++dim;
-      continue;
-    }
-    ir::Value* i = emit_expr(*idx);
-    const TypeKind k = i->type().kind;
-    if (k != TypeKind::Int && k != TypeKind::Bool && k != TypeKind::Any) {
-      fail(
-          "an index of an item assignment must be an int, a slice or None in the parse "
-          "route, not " +
-              i->type().str(),
-          idx->range, "use torch.where to write where a mask holds");
-    }
-    steps.push_back({"aten::select_scatter", {d, i}});
-    views.push_back(emit_op("aten::select", {views.back(), d, i}, target.range));
+  for (const SubscriptPlan::Step& s : plan.steps) {
+    std::vector<ir::Value*> args{views.back()};
+    args.insert(args.end(), s.where.begin(), s.where.end());
+    views.push_back(emit_op(s.view, args, target.range));
   }
   const TypeKind vk = value->type().kind;
   ir::Value* src;
-  if (vk == TypeKind::Int || vk == TypeKind::Float || vk == TypeKind::Bool) {
+  if (!plan.advanced.empty()) {
+    src = emit_op("aten::index_put", {views.back(), index_list(plan.advanced, target.range), value},
+                  target.range);
+  } else if (vk == TypeKind::Int || vk == TypeKind::Float || vk == TypeKind::Bool) {
     src = emit_op("aten::full_like", {views.back(), value}, target.range);
   } else {
     src = emit_op("aten::expand_as", {value, views.back()}, target.range);
   }
-  for (size_t k = steps.size(); k-- > 0;) {
-    const Step& s = steps[k];
-    if (!s.scatter) {
+  for (size_t k = plan.steps.size(); k-- > 0;) {
+    const SubscriptPlan::Step& s = plan.steps[k];
+    if (!s.scatter) {  // unsqueeze: squeeze the dim back out
       src = emit_op("aten::squeeze", {src, s.where[0]}, target.range);
       continue;
     }

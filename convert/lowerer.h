@@ -146,6 +146,23 @@ class Lowerer {
   // taken down the select/slice chain, value put into it with the *_scatter ops back up
   // the chain, and the result written into x by aten::copy_ (so every alias sees it).
   void assign_tensor_item(const ast::Subscript& target, ir::Value* value);
+  // The parts of a tensor subscript (lower_subscript.cpp): the basic steps (view op,
+  // its *_scatter for writes, and their dim and bounds) and aten::index's indices
+  // (null where a dimension is not indexed).
+  struct IndexItem;
+  struct SubscriptPlan {
+    struct Step {
+      const char* view;     // aten::select, aten::slice, aten::unsqueeze
+      const char* scatter;  // its *_scatter; null for unsqueeze
+      std::vector<ir::Value*> where;
+    };
+    std::vector<Step> steps;
+    std::vector<ir::Value*> advanced;
+  };
+  std::vector<IndexItem> emit_index_items(const ast::Subscript& e);
+  SubscriptPlan plan_subscript(ir::Value* base, const ast::Subscript& e);
+  ir::Value* sequence_index(const ast::Expr& idx);
+  ir::Value* index_list(const std::vector<ir::Value*>& advanced, const SourceRange& range);
   ir::Value* emit_binop(ast::BinOpKind op, ir::Value* lhs, ir::Value* rhs,
                         const SourceRange& range);
   ir::Value* emit_unary(ast::UnaryOpKind op, ir::Value* v, const SourceRange& range);

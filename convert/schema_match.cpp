@@ -74,6 +74,9 @@ bool type_accepts(const std::string& schema_type, const Type& t) {
   }
   if (schema_type == "float[]") return all_items(t, is_number);
   if (schema_type == "Tensor[]") return all_items(t, [](const Type& e) { return e.is_tensor(); });
+  if (schema_type == "Tensor?[]") {
+    return all_items(t, [](const Type& e) { return e.is_tensor() || e.kind == TypeKind::None; });
+  }
   if (schema_type == "Any[]") return t.kind == TypeKind::Tuple || t.kind == TypeKind::List;
   return false;
 }
@@ -200,6 +203,7 @@ Type type_of_schema_type(const std::string& st) {
   if (st == "float[]") return Type::list(Type::of_float());
   if (st == "bool[]") return Type::list(Type::of_bool());
   if (st == "Tensor[]") return Type::list(Type::tensor());
+  if (st == "Tensor?[]") return Type::list(Type::any());
   if (st == "Any[]") return Type::list(Type::any());
   return Type::any();
 }

@@ -282,6 +282,8 @@ bool infer_node_types(ir::Node& n) {
     outs = *nr;
   } else if (auto rr = recurrent_rule(k, a, n)) {
     outs = *rr;
+  } else if (auto ix = index_sort_rule(k, a, n)) {
+    outs = *ix;
   } else if (auto l = layout_rule(k, a, n)) {
     out = l;
   } else if (auto c = creation_rule(k, a, n)) {

@@ -242,5 +242,7 @@ std::optional<std::vector<Type>> norm_rule(std::string_view k, const Args& a);
 // Embedding, the recurrent ops and cells (shape_rules_rnn.cpp): every result's type.
 std::optional<std::vector<Type>> recurrent_rule(std::string_view k, const Args& a,
                                                 const ir::Node& n);
+// Advanced indexing, sorting, scans, gather/scatter (shape_rules_index.cpp).
+std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args& a,
 
 }  // namespace d2s::convert::shape_detail

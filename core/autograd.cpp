@@ -146,7 +146,9 @@ void accumulate_leaf(const Tensor& leaf, const Tensor& grad) {
 // creation ops that only read an argument's shape (zeros_like, ...).
 bool cuts_history(const OpDef& op) {
   const std::string& n = op.schema.name;
-  return n == "aten::detach" || (n.size() > 5 && n.compare(n.size() - 5, 5, "_like") == 0);
+  // new_zeros/new_ones/new_full/new_empty read only self's dtype, as *_like its shape.
+  return n == "aten::detach" || (n.size() > 5 && n.compare(n.size() - 5, 5, "_like") == 0) ||
+         n.rfind("aten::new_", 0) == 0;
 }
 
 }  // namespace

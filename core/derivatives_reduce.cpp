@@ -108,13 +108,13 @@ ValueList norm_grad(In in, const IValue& p_arg, const std::vector<int64_t>& dims
   return with_first(in, mul(s.g, local));
 }
 
-ValueList variance_grad(In in, const IValue& dim, bool unbiased, bool keepdim, bool is_std) {
+ValueList variance_grad(In in, const IValue& dim, int64_t correction, bool keepdim, bool is_std) {
   if (!wants_grad(in.args[0])) return ValueList(in.args.size());
   const std::vector<int64_t> dims = reduce_dims_of(dim, in.args[0].to_tensor().dim());
   Spread s = spread(in, dims, keepdim);
   Tensor mean = op("aten::mean", {IValue(s.x), IValue::int_list(dims), IValue(true)});
   mean = op("aten::expand", {IValue(mean), IValue::int_list(s.x.shape())});
-  const double n = s.count - (unbiased ? 1 : 0);
+  const double n = static_cast<double>(s.count - correction);
   Tensor local = map3(s.x, mean, s.y, [=](float x, float m, float y) {
     const float dvar = static_cast<float>(2 * (x - m) / n);
     return is_std ? dvar / (2 * y) : dvar;
@@ -170,10 +170,15 @@ void register_derivatives_reduce(OpRegistry& r) {
   for (bool is_std : {false, true}) {
     const std::string name = is_std ? "aten::std" : "aten::var";
     r.set_derivative(name, [is_std](In in) {
-      return variance_grad(in, IValue(), in.args[1].to_bool(), false, is_std);
+      return variance_grad(in, IValue(), in.args[1].to_bool() ? 1 : 0, false, is_std);
     });
     r.set_derivative(name + ".dim", [is_std](In in) {
-      return variance_grad(in, in.args[1], in.args[2].to_bool(), in.args[3].to_bool(), is_std);
+      return variance_grad(in, in.args[1], in.args[2].to_bool() ? 1 : 0, in.args[3].to_bool(),
+                           is_std);
+    });
+    r.set_derivative(name + ".correction", [is_std](In in) {
+      const int64_t c = in.args[2].is_none() ? 1 : in.args[2].to_int();
+      return variance_grad(in, in.args[1], c, in.args[3].to_bool(), is_std);
     });
   }
   r.set_derivative("aten::logsumexp", logsumexp_grad);

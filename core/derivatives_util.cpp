@@ -114,6 +114,9 @@ void register_derivatives(OpRegistry& r) {
   grad::register_derivatives_norm(r);
   grad::register_derivatives_loss_prob(r);
   grad::register_derivatives_rnn(r);
+  grad::register_derivatives_index(r);
+  grad::register_derivatives_sort(r);
+  grad::register_derivatives_tensorops(r);
   register_backward_ops(r);
 }
 

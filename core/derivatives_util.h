@@ -28,6 +28,9 @@ void register_derivatives_ctc(OpRegistry& r);         // ctc_loss (ctc_loss.cpp)
 void register_derivatives_norm(OpRegistry& r);        // batch_norm, group_norm, prelu, glu
 void register_derivatives_loss_prob(OpRegistry& r);   // kl_div, binary_cross_entropy
 void register_derivatives_rnn(OpRegistry& r);         // lstm, gru, rnn_*, their cells, embedding
+void register_derivatives_index(OpRegistry& r);       // index, index_put
+void register_derivatives_sort(OpRegistry& r);        // sort, topk, cumsum, gather, ...
+void register_derivatives_tensorops(OpRegistry& r);   // baddbmm, fmod
 void register_derivatives_loss(OpRegistry& r);  // l1, smooth_l1, nll, cross_entropy, bce        //
                                                 // views, cat, select, slice, ...
 

@@ -25,6 +25,7 @@ ArgType base_type(const std::string& t) {
   if (t == "int[]") return ArgType::IntList;
   if (t == "float[]") return ArgType::FloatList;
   if (t == "Tensor[]") return ArgType::TensorList;
+  if (t == "Tensor?[]") return ArgType::OptionalTensorList;
   if (t == "Any[]") return ArgType::AnyList;
   return ArgType::Unknown;
 }
@@ -84,6 +85,13 @@ bool fit(const ArgSpec& spec, IValue& v) {
       if (!v.is_list() && !v.is_tuple()) return false;
       for (const IValue& item : v.items()) {
         if (!item.is_tensor()) return false;
+      }
+      if (v.is_tuple()) v = IValue::list(v.items());
+      return true;
+    case ArgType::OptionalTensorList:
+      if (!v.is_list() && !v.is_tuple()) return false;
+      for (const IValue& item : v.items()) {
+        if (!item.is_tensor() && !item.is_none()) return false;
       }
       if (v.is_tuple()) v = IValue::list(v.items());
       return true;

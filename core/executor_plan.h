@@ -47,6 +47,7 @@ enum class ArgType : uint8_t {
   IntList,
   FloatList,
   TensorList,
+  OptionalTensorList,  // Tensor?[]: items may be None
   AnyList,
   Unknown,
 };

@@ -35,6 +35,10 @@ void register_norm(OpRegistry& r);          // kernels_norm.cpp: batch_norm, gro
 void register_loss_prob(OpRegistry& r);     // kernels_loss_prob.cpp: kl_div, binary_cross_entropy
 void register_rnn(OpRegistry& r);           // kernels_rnn.cpp: lstm, gru, rnn_*, cells
 void register_embedding(OpRegistry& r);     // kernels_embedding.cpp
+void register_index(OpRegistry& r);         // kernels_index.cpp: index, index_put
+void register_sort(OpRegistry& r);          // kernels_sort.cpp: sort, topk, cumsum, gather, ...
+void register_tensorops(OpRegistry& r);     // kernels_tensorops.cpp: baddbmm, fmod, new_*, ...
+void register_einsum(OpRegistry& r);        // kernels_einsum.cpp
 
 // Throws the d2s::Error a kernel reports (no range: OpRegistry::call adds it).
 [[noreturn]] void fail(const std::string& message);

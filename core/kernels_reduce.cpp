@@ -257,7 +257,8 @@ Tensor all_any(const Tensor& t, const IValue& dim, bool keepdim, bool all) {
 }
 
 // var/std with Bessel's correction when unbiased, two passes in double.
-Tensor variance(const Tensor& t, const IValue& dim, bool unbiased, bool keepdim, bool sqrt) {
+// `correction`: the divisor is n - correction (unbiased=True is 1, False 0).
+Tensor variance(const Tensor& t, const IValue& dim, int64_t correction, bool keepdim, bool sqrt) {
   if (t.dtype() != DType::Float32) {
     fail(std::string(sqrt ? "std" : "var") + "(): input dtype should be floating point, got " +
          dtype_word(t.dtype()));
@@ -268,7 +269,7 @@ Tensor variance(const Tensor& t, const IValue& dim, bool unbiased, bool keepdim,
     for (int64_t j = 0; j < k; ++j) m += p[j];
     m /= k;
     for (int64_t j = 0; j < k; ++j) ss += (p[j] - m) * (p[j] - m);
-    const int64_t n = k - (unbiased ? 1 : 0);
+    const int64_t n = k - correction;
     const double v = n > 0 ? ss / n : std::numeric_limits<double>::quiet_NaN();
     return sqrt ? std::sqrt(v) : v;
   });
@@ -353,12 +354,19 @@ void register_reduce(OpRegistry& r) {
   for (bool sq : {false, true}) {
     const std::string name = sq ? "std" : "var";
     r.add("aten::" + name + "(Tensor self, bool unbiased=True) -> Tensor", [=](OpContext&, A a) {
-      return tv(variance(t(a[0]), IValue(), a[1].to_bool(), false, sq));
+      return tv(variance(t(a[0]), IValue(), a[1].to_bool() ? 1 : 0, false, sq));
     });
     r.add("aten::" + name +
               ".dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
           [=](OpContext&, A a) {
-            return tv(variance(t(a[0]), a[1], a[2].to_bool(), a[3].to_bool(), sq));
+            return tv(variance(t(a[0]), a[1], a[2].to_bool() ? 1 : 0, a[3].to_bool(), sq));
+          });
+    r.add("aten::" + name +
+              ".correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> "
+              "Tensor",
+          [=](OpContext&, A a) {
+            const int64_t c = a[2].is_none() ? 1 : a[2].to_int();
+            return tv(variance(t(a[0]), a[1], c, a[3].to_bool(), sq));
           });
   }
   r.add("aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor",

@@ -136,6 +136,14 @@ constexpr const char* kMethodOnly[] = {
     "repeat", "select",  "to",         "type_as", "item",   "cpu",        "add_",   "sub_",
     "mul_",   "div_",    "copy_",      "relu_",   "clamp_", "fill_",      "zero_"};
 
+// Issue 17's tensor operations: torch.X and Tensor methods alike, and methods only (in-place
+// writes, creation from self).
+constexpr const char* kCommonTensorOps[] = {
+    "index_put", "topk",        "sort", "argsort", "cumsum",  "cumprod", "gather",
+    "scatter",   "scatter_add", "flip", "roll",    "baddbmm", "fmod",    "nonzero"};
+constexpr const char* kMethodOnlyTensorOps[] = {
+    "index_put_", "scatter_", "scatter_add_", "new_zeros", "new_ones", "new_full", "new_empty"};
+
 constexpr const char* kFunctional[] = {"relu",
                                        "gelu",
                                        "silu",
@@ -183,11 +191,15 @@ const Table& functions() {
     for (const char* n : kCommon) t[std::string("torch.") + n] = std::string("aten::") + n;
     for (const char* n : kTorchOnly) t[std::string("torch.") + n] = std::string("aten::") + n;
     for (const char* n : kTorchRecurrent) t[std::string("torch.") + n] = std::string("aten::") + n;
+    for (const char* n : kCommonTensorOps) {
+      t[std::string("torch.") + n] = std::string("aten::") + n;
+    }
     for (const char* n : kFunctional) {
       t[std::string("torch.nn.functional.") + n] = std::string("aten::") + n;
     }
     for (const char* n : kMath) t[std::string("math.") + n] = std::string("aten::") + n;
     t["torch.nn.functional.cross_entropy"] = "aten::cross_entropy_loss";
+    t["torch.einsum"] = "aten::einsum";
     t["torch.conv1d"] = "aten::conv1d";
     t["torch.conv2d"] = "aten::conv2d";
     t["torch.batch_norm"] = "aten::batch_norm";
@@ -232,6 +244,8 @@ const Table& methods() {
     Table t;
     for (const char* n : kCommon) t[n] = std::string("aten::") + n;
     for (const char* n : kMethodOnly) t[n] = std::string("aten::") + n;
+    for (const char* n : kCommonTensorOps) t[n] = std::string("aten::") + n;
+    for (const char* n : kMethodOnlyTensorOps) t[n] = std::string("aten::") + n;
     t["clip"] = "aten::clamp";
     t["absolute"] = "aten::abs";
     t["negative"] = "aten::neg";

@@ -113,6 +113,14 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     *out = IValue::list(v.items());
     return true;
   }
+  if (type == "Tensor?[]") {
+    if (!v.is_list() && !v.is_tuple()) return false;
+    for (const IValue& item : v.items()) {
+      if (!item.is_tensor() && !item.is_none()) return false;
+    }
+    *out = IValue::list(v.items());
+    return true;
+  }
   if (type == "Any[]") {
     if (!v.is_list() && !v.is_tuple()) return false;
     *out = v;
@@ -246,6 +254,10 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_loss_prob(r);
     kernels::register_rnn(r);
     kernels::register_embedding(r);
+    kernels::register_index(r);
+    kernels::register_sort(r);
+    kernels::register_tensorops(r);
+    kernels::register_einsum(r);
     register_derivatives(r);
     return r;
   }();

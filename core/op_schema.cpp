@@ -138,6 +138,13 @@ class SchemaParser {
       alias->is_write = accept('!');
       expect(')');
     }
+    // `Tensor?[]`: a list whose items may be None (aten::index's indices).
+    if (t == "Tensor" && text_.substr(pos_, 3) == "?[]") {
+      pos_ += 3;
+      t = "Tensor?[]";
+      if (accept('?')) t += "?";
+      return t;
+    }
     if (accept('[')) {
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
       expect(']');

@@ -18,6 +18,8 @@ void add_conv_pool_exports(std::map<std::string, ExportFn>& m);
 void add_norm_exports(std::map<std::string, ExportFn>& m);
 // aten::embedding (op_export_rnn.cpp).
 void add_rnn_exports(std::map<std::string, ExportFn>& m);
+// Ops along one dim and nonzero (op_export_index.cpp).
+void add_index_exports(std::map<std::string, ExportFn>& m);
 
 namespace {
 
@@ -837,6 +839,7 @@ const std::map<std::string, Fn>& table() {
     add_conv_pool_exports(m);
     add_norm_exports(m);
     add_rnn_exports(m);
+    add_index_exports(m);
     return m;
   }();
   return t;

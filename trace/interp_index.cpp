@@ -1,6 +1,7 @@
 // Subscripts: Python indexing and slicing of lists, tuples, str, torch.Size and range;
-// tensor indexing lowered to aten::select / aten::slice / aten::unsqueeze chains as
-// TorchScript lowers it; item assignment.
+// tensor indexing lowered to aten::select / aten::slice / aten::unsqueeze chains and,
+// for tensor, list and mask indices, aten::index, as TorchScript lowers it; item
+// assignment (aten::index_put_ for x[mask] = v).
 #include <algorithm>
 
 #include "trace/interp.h"
@@ -107,16 +108,73 @@ IValue Interpreter::subscript(const IValue& o, const ValueList& index, const ast
   fail("TypeError: '" + py_type_name(o) + "' object is not subscriptable", e.value->range);
 }
 
-// Plans a tensor subscript: ints select (the dimension goes away), slices narrow,
-// None inserts a dimension. A full `:` is no op at all.
-static std::vector<IndexStep> plan_tensor_index(Interpreter& in, const Tensor& t,
-                                                const ValueList& index, const ast::Subscript& e) {
+// Plans a tensor subscript as PyTorch's applySlicing does: ints select (the dimension
+// goes away), slices narrow, None inserts a dimension, and tensors, lists and ranges
+// are advanced indices (each counts one dimension, where it stands after the basic
+// steps). A full `:` is no op at all.
+struct TensorIndexPlan {
+  std::vector<IndexStep> steps;
+  ValueList advanced;  // aten::index's indices: one per dim, None where not indexed
+};
+
+// A list, tuple or range inside a subscript as the index tensor PyTorch makes of it:
+// bools give a mask, ints a long tensor (aten::tensor, as TorchScript converts it).
+static IValue sequence_index(Interpreter& in, const IValue& v, const SourceRange& at) {
+  ValueList items;
+  if (auto* r = as_obj<RangeValue>(v)) {
+    std::vector<int64_t> positions;
+    for (int64_t i = 0; i < r->length(); ++i) positions.push_back(r->at(i));
+    items = IValue::int_list(positions).items();
+  } else {
+    items = v.items();
+  }
+  bool all_bool = !items.empty();
+  for (const IValue& item : items) {
+    all_bool = all_bool && item.is_bool();
+    if (!item.is_int() && !item.is_bool() && !as_obj<SymbolicValue>(item)) {
+      in.fail("IndexError: a list used as a tensor index must hold ints or bools, not " +
+                  py_type_name(item),
+              at, "index with a tensor of indices, or with one list of ints");
+    }
+  }
+  const int64_t dtype = dtype_scalar_type(all_bool ? DType::Bool : DType::Int64);
+  Kwargs kwargs;
+  kwargs.emplace_back("dtype", IValue(dtype));
+  ValueList args;
+  args.push_back(IValue::list(std::move(items)));
+  return in.call_op("aten::tensor", std::move(args), std::move(kwargs), at);
+}
+
+static bool is_sequence_index(const IValue& v) {
+  return v.is_list() || v.is_tuple() || as_obj<RangeValue>(v);
+}
+
+static TensorIndexPlan plan_tensor_index(Interpreter& in, const Tensor& t, ValueList index,
+                                         const ast::Subscript& e) {
+  // NumPy's legacy rule, as PyTorch keeps it: a single list that holds lists, tensors,
+  // slices, None or ... is a tuple of indices (`x[[rows, cols]]`).
+  std::vector<SourceRange> ranges;
+  for (const ast::ExprPtr& ex : e.indices) ranges.push_back(ex->range);
+  if (index.size() == 1 && index[0].is_list()) {
+    bool as_tuple = false;
+    for (const IValue& item : index[0].items()) {
+      as_tuple = as_tuple || item.is_list() || item.is_tuple() || item.is_tensor() ||
+                 item.is_none() || as_obj<SliceValue>(item) || as_obj<EllipsisValue>(item);
+    }
+    if (as_tuple) {
+      ValueList items = index[0].items();
+      index = items;
+      ranges.assign(index.size(), e.indices[0]->range);
+    }
+  }
   int64_t consumed = 0;
   int ellipses = 0;
   for (const IValue& v : index) {
     if (as_obj<EllipsisValue>(v)) {
       if (++ellipses > 1)
         in.fail("IndexError: an index can only have a single ellipsis ('...')", e.range);
+    } else if (v.is_tensor() && v.to_tensor().dtype() == DType::Bool) {
+      consumed += v.to_tensor().dim();  // a mask stands for its dims
     } else if (!v.is_none()) {
       ++consumed;
     }
@@ -125,11 +183,17 @@ static std::vector<IndexStep> plan_tensor_index(Interpreter& in, const Tensor& t
     in.fail("IndexError: too many indices for tensor of dimension " + std::to_string(t.dim()),
             e.range);
   }
-  std::vector<IndexStep> steps;
+  TensorIndexPlan plan;
+  std::vector<IndexStep>& steps = plan.steps;
   int64_t dim = 0;
+  auto record = [&](IValue tensor) {
+    plan.advanced.resize(static_cast<size_t>(dim));  // None for the dims before
+    plan.advanced.push_back(std::move(tensor));
+    ++dim;
+  };
   for (size_t k = 0; k < index.size(); ++k) {
     const IValue& v = index[k];
-    const SourceRange& at = e.indices[k]->range;
+    const SourceRange& at = ranges[k];
     if (as_obj<EllipsisValue>(v)) {  // `...` stands for every dimension the others leave
       dim += t.dim() - consumed;
       continue;
@@ -159,34 +223,45 @@ static std::vector<IndexStep> plan_tensor_index(Interpreter& in, const Tensor& t
            IValue(in.to_index(v, PyConversion::Index, at, "tensor indices must be integers")),
            {},
            {}});
-    } else if (v.is_tensor() || v.is_list() || v.is_tuple() || v.is_bool()) {
-      in.fail("indexing a tensor with a " + py_type_name(v) +
-                  " (advanced indexing) is not supported by d2s",
-              at, "index with ints, slices and None, or use torch.where / torch.masked_select");
+    } else if (v.is_tensor()) {
+      record(v);
+    } else if (is_sequence_index(v)) {
+      record(sequence_index(in, v, at));
+    } else if (v.is_bool()) {
+      in.fail("indexing a tensor with a bool is not supported by d2s", at,
+              "index with a bool tensor, or use torch.where");
     } else {
-      in.fail("IndexError: only integers, slices (`:`) and None are valid indices, not " +
-                  py_type_name(v),
-              at);
+      in.fail(
+          "IndexError: only integers, slices (`:`), ellipsis (`...`), None and long or "
+          "byte Variables are valid indices (got " +
+              py_type_name(v) + ")",
+          at);
     }
   }
-  return steps;
+  return plan;
+}
+
+// The basic steps of a subscript, each view after the previous one (the views chain).
+static IValue apply_step(Interpreter& in, const IValue& cur, const IndexStep& s,
+                         const SourceRange& range) {
+  IValue dim(s.dim);
+  switch (s.kind) {
+    case IndexStep::Select:
+      return in.call_op("aten::select", {cur, dim, s.a}, {}, range);
+    case IndexStep::Slice:
+      return in.call_op("aten::slice", {cur, dim, s.a, s.b, s.c}, {}, range);
+    case IndexStep::Unsqueeze:
+      break;
+  }
+  return in.call_op("aten::unsqueeze", {cur, dim}, {}, range);
 }
 
 IValue Interpreter::index_tensor(const IValue& t, const ValueList& index, const ast::Subscript& e) {
+  TensorIndexPlan plan = plan_tensor_index(*this, t.to_tensor(), index, e);
   IValue cur = t;
-  for (const IndexStep& s : plan_tensor_index(*this, t.to_tensor(), index, e)) {
-    IValue dim(s.dim);
-    switch (s.kind) {
-      case IndexStep::Select:
-        cur = call_op("aten::select", {cur, dim, s.a}, {}, e.range);
-        break;
-      case IndexStep::Slice:
-        cur = call_op("aten::slice", {cur, dim, s.a, s.b, s.c}, {}, e.range);
-        break;
-      case IndexStep::Unsqueeze:
-        cur = call_op("aten::unsqueeze", {cur, dim}, {}, e.range);
-        break;
-    }
+  for (const IndexStep& s : plan.steps) cur = apply_step(*this, cur, s, e.range);
+  if (!plan.advanced.empty()) {
+    cur = call_op("aten::index", {cur, IValue::list(plan.advanced)}, {}, e.range);
   }
   return cur;
 }
@@ -222,19 +297,23 @@ void Interpreter::setitem(const IValue& o, const ValueList& index, IValue value,
            "build the new tensor with torch.where or torch.cat instead");
     }
   }
-  std::vector<IndexStep> steps = plan_tensor_index(*this, o.to_tensor(), index, e);
-  std::vector<IValue> views{o};
-  for (const IndexStep& s : steps) {
-    IValue dim(s.dim);
-    if (s.kind == IndexStep::Select)
-      views.push_back(call_op("aten::select", {views.back(), dim, s.a}, {}, e.range));
-    if (s.kind == IndexStep::Slice)
-      views.push_back(call_op("aten::slice", {views.back(), dim, s.a, s.b, s.c}, {}, e.range));
-    if (s.kind == IndexStep::Unsqueeze)
-      views.push_back(call_op("aten::unsqueeze", {views.back(), dim}, {}, e.range));
+  TensorIndexPlan plan = plan_tensor_index(*this, o.to_tensor(), index, e);
+  const std::vector<IndexStep>& steps = plan.steps;
+  if (steps.empty() && !plan.advanced.empty()) {
+    // x[mask] = v, x[idx] = v: one in-place index_put_, as TorchScript writes it.
+    call_op("aten::index_put_", {o, IValue::list(plan.advanced), value}, {}, e.range);
+    return;
   }
-  IValue src = value.is_tensor() ? call_op("aten::expand_as", {value, views.back()}, {}, e.range)
-                                 : call_op("aten::full_like", {views.back(), value}, {}, e.range);
+  std::vector<IValue> views{o};
+  for (const IndexStep& s : steps) views.push_back(apply_step(*this, views.back(), s, e.range));
+  IValue src;
+  if (!plan.advanced.empty()) {
+    src =
+        call_op("aten::index_put", {views.back(), IValue::list(plan.advanced), value}, {}, e.range);
+  } else {
+    src = value.is_tensor() ? call_op("aten::expand_as", {value, views.back()}, {}, e.range)
+                            : call_op("aten::full_like", {views.back(), value}, {}, e.range);
+  }
   for (size_t k = steps.size(); k-- > 0;) {
     const IndexStep& s = steps[k];
     IValue dim(s.dim);

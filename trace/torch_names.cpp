@@ -242,6 +242,12 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     return call_op(sig->op, std::move(op_args), {}, range);
   }
   if (std::optional<std::string> op = op_for_function(q)) {
+    if (*op == "aten::einsum" && args.size() >= 2 && args[1].is_tensor()) {
+      // torch.einsum(eq, a, b): the operands as the one Tensor[] argument.
+      ValueList operands(args.begin() + 1, args.end());
+      args.resize(1);
+      args.push_back(IValue::list(std::move(operands)));
+    }
     return call_op(*op, std::move(args), std::move(kwargs), range);
   }
   fail("TypeError: d2s cannot call " + q + "()", range);

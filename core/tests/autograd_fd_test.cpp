@@ -342,6 +342,64 @@ const std::map<std::string, Case>& cases() {
     c["aten::index_select"] = [](Inputs& in) {
       return ValueList{in.t({3, 4}), 1, IValue(Tensor::from_ints({3}, {2, 0, 2}))};
     };
+    // Advanced indexing (core/derivatives_index.cpp): a repeated and a negative index,
+    // a None dim and a mask; index_put with repeats accumulating and not.
+    c["aten::index.Tensor"] = [](Inputs& in) {
+      ValueList idx{IValue(), IValue(Tensor::from_ints({4}, {2, 0, -1, 2}))};
+      return ValueList{in.t({2, 3}), IValue::list(idx)};
+    };
+    for (const char* n : {"aten::index_put", "aten::index_put_"}) {
+      c[n] = [n](Inputs& in) {
+        const bool accumulate = std::string(n) == "aten::index_put";
+        ValueList idx{IValue(Tensor::from_bools({3}, {true, false, true})),
+                      IValue(Tensor::from_ints({2}, {1, 1}))};
+        return ValueList{in.t({3, 2}), IValue::list(idx), in.t({2}), IValue(accumulate)};
+      };
+    }
+    // Along one dim (core/derivatives_sort.cpp): sorts on a middle dim, gather with a
+    // repeated index, scatters (src, value, add; in place), scans, flip and roll.
+    c["aten::sort"] = [](Inputs& in) { return ValueList{in.t({2, 4, 3}), 1, IValue(true)}; };
+    c["aten::sort.stable"] = [](Inputs& in) {
+      return ValueList{in.t({3, 4}), IValue(true), 0, IValue(false)};
+    };
+    c["aten::topk"] = [](Inputs& in) { return ValueList{in.t({3, 5}), 2, -1, IValue(false)}; };
+    auto index32 = [] { return IValue(Tensor::from_ints({3, 2}, {0, 3, 2, 2, 1, 0})); };
+    c["aten::gather"] = [index32](Inputs& in) { return ValueList{in.t({3, 4}), 1, index32()}; };
+    // scatter's src: no repeat within a row (a repeated place keeps one src value, so
+    // the others' true derivative is 0, where PyTorch's formula, like d2s's, gives g).
+    for (const char* n : {"aten::scatter.src", "aten::scatter_.src"}) {
+      c[n] = [](Inputs& in) {
+        return ValueList{in.t({3, 4}), 1, IValue(Tensor::from_ints({3, 2}, {0, 3, 2, 1, 1, 0})),
+                         in.t({3, 2})};
+      };
+    }
+    for (const char* n : {"aten::scatter_add", "aten::scatter_add_"}) {
+      c[n] = [index32](Inputs& in) { return ValueList{in.t({3, 4}), 1, index32(), in.t({3, 2})}; };
+    }
+    for (const char* n : {"aten::scatter.value", "aten::scatter_.value"}) {
+      c[n] = [index32](Inputs& in) { return ValueList{in.t({3, 4}), 1, index32(), 0.5}; };
+    }
+    c["aten::cumsum"] = [](Inputs& in) { return ValueList{in.t({2, 4}), 1}; };
+    c["aten::cumprod"] = [](Inputs& in) { return ValueList{in.t({4, 2}), 0}; };
+    c["aten::flip"] = [](Inputs& in) { return ValueList{in.t({2, 3, 2}), ints({0, 2})}; };
+    c["aten::roll"] = [](Inputs& in) {
+      return ValueList{in.t({3, 4}), ints({1, -2}), ints({0, 1})};
+    };
+    c["aten::baddbmm"] = [](Inputs& in) {
+      return ValueList{in.t({3, 1}), in.t({2, 3, 4}), in.t({2, 4, 2}), 0.5, 2.0};
+    };
+    // fmod away from its jumps: |self| < |other| keeps trunc(self / other) at 0 or 1.
+    c["aten::fmod.Tensor"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}, Kind::Frac), in.t({2, 3}, Kind::Pos)};
+    };
+    c["aten::fmod.Scalar"] = [](Inputs& in) { return ValueList{in.t({2, 3}, Kind::Frac), 0.75}; };
+    // einsum: a batched product, and three operands with a letter only one has.
+    c["aten::einsum"] = [](Inputs& in) {
+      return ValueList{s("bij,bjk->bik"), IValue::list({in.t({2, 3, 4}), in.t({2, 4, 2})})};
+    };
+    for (const char* n : {"aten::std.correction", "aten::var.correction"}) {
+      c[n] = [](Inputs& in) { return ValueList{in.t({3, 4}), ints({1}), 0, IValue(true)}; };
+    }
     c["aten::tril"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 0}; };
     // Recurrent ops (core/kernels_rnn.cpp): weights in [-0.8, 0.8], a bidirectional LSTM,
     // a two-layer batch_first GRU without biases, one-layer RNNs, and the cells.
@@ -443,6 +501,12 @@ bool known_not_differentiable(const OpDef& def) {
   static const std::set<std::string> kNames = {"aten::detach",
                                                "aten::argmax",
                                                "aten::argmin",
+                                               "aten::argsort",
+                                               "aten::nonzero",
+                                               "aten::new_zeros",
+                                               "aten::new_ones",
+                                               "aten::new_full",
+                                               "aten::new_empty",
                                                "aten::all",
                                                "aten::any",
                                                "aten::all.dim",
@@ -487,7 +551,9 @@ std::vector<Tensor*> float_args(ValueList& args) {
     if (a.is_tensor() && a.to_tensor().dtype() == DType::Float32) out.push_back(&a.to_tensor());
     if (a.is_list()) {
       for (IValue& item : a.list_items()) {
-        if (item.is_tensor()) out.push_back(&item.to_tensor());
+        if (item.is_tensor() && item.to_tensor().dtype() == DType::Float32) {
+          out.push_back(&item.to_tensor());
+        }
       }
     }
   }

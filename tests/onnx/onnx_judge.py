@@ -9,7 +9,7 @@ the table says per sample on which sets PyTorch's file is wrong while d2s's is r
 
 Fails when any d2s file does not export, load or match on any set.
 
-    onnx_judge.py D2S ORT_DIR [--table OUT.md]
+    onnx_judge.py D2S ORT_DIR [--table OUT.md] [--samples DIR]
 """
 
 import contextlib
@@ -127,9 +127,12 @@ def torch_export(path, args, order, out_file):
                               opset_version=17)
 
 
+SAMPLES = pc.DEFAULT_SAMPLES  # --samples DIR judges another folder's programs
+
+
 def judge(d2s, ort_dir, sample, tmp):
-    path = os.path.join(pc.DEFAULT_SAMPLES, sample + ".py")
-    sets = pc.load_sets(os.path.join(pc.DEFAULT_SAMPLES, sample + ".inputs.yaml"))
+    path = os.path.join(SAMPLES, sample + ".py")
+    sets = pc.load_sets(os.path.join(SAMPLES, sample + ".inputs.yaml"))
     truths, feeds, arg_sets, state = [], [], [], None
     for i, s in enumerate(sets):
         s = full_args(path, s)
@@ -179,9 +182,12 @@ def judge(d2s, ort_dir, sample, tmp):
 def main():
     d2s, ort_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     table_out = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else None
-    samples = sorted(f[:-3] for f in os.listdir(pc.DEFAULT_SAMPLES)
+    global SAMPLES
+    if "--samples" in sys.argv:
+        SAMPLES = os.path.abspath(sys.argv[sys.argv.index("--samples") + 1])
+    samples = sorted(f[:-3] for f in os.listdir(SAMPLES)
                      if f.endswith(".py") and os.path.exists(
-                         os.path.join(pc.DEFAULT_SAMPLES, f[:-3] + ".inputs.yaml")))
+                         os.path.join(SAMPLES, f[:-3] + ".inputs.yaml")))
     rows = ["| sample | sets | d2s export (parse) in onnxruntime | torch.onnx.export of the trace "
             "| sets PyTorch's file gets wrong, d2s's right |", "|---|---|---|---|---|"]
     failed = refused = 0

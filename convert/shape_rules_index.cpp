@@ -1,0 +1,154 @@
+// Shape rules of advanced indexing (core/kernels_index.cpp), of the sorting, scanning,
+// gathering and scattering ops (kernels_sort.cpp) and of kernels_tensorops.cpp: aten::index's
+// result is the broadcast of its index tensors in place of the indexed dims (first, when those are
+// not adjacent); a mask stands for its dims and gives one dim of unknown size.
+#include <map>
+
+#include "convert/shape_rules.h"
+#include "convert/shape_rules_util.h"
+#include "core/error.h"
+#include "core/kernels_einsum.h"
+
+namespace d2s::convert::shape_detail {
+
+namespace {
+
+std::optional<Dims> index_shape(const Dims& self, const ir::Value* indices) {
+  const ir::Node* list = indices->node();
+  if (list->kind() != ir::kind::ListConstruct) return std::nullopt;
+  std::optional<Dims> b;
+  std::vector<size_t> indexed;  // dims of self that an index tensor covers
+  size_t at = 0;
+  for (ir::Value* item : list->inputs()) {
+    const Type& t = item->type();
+    if (t.kind == TypeKind::None) {
+      ++at;
+      continue;
+    }
+    if (!t.is_tensor() || !t.shape || !t.dtype) return std::nullopt;
+    Dims part = *t.shape;
+    size_t covers = 1;
+    if (*t.dtype == DType::Bool) {
+      covers = t.shape->size();
+      part = Dims{Dim{}};  // the number of true elements
+    }
+    for (size_t j = 0; j < covers; ++j) indexed.push_back(at + j);
+    at += covers;
+    b = b ? broadcast_dims(*b, part) : part;
+  }
+  if (at > self.size()) return std::nullopt;
+  if (!b) return self;
+  const bool adjacent = indexed.back() - indexed.front() + 1 == indexed.size();
+  Dims out;
+  for (size_t d = 0; adjacent && d < indexed.front(); ++d) out.push_back(self[d]);
+  out.insert(out.end(), b->begin(), b->end());
+  for (size_t d = adjacent ? indexed.back() + 1 : 0; d < self.size(); ++d) {
+    if (!adjacent && std::find(indexed.begin(), indexed.end(), d) != indexed.end()) continue;
+    out.push_back(self[d]);
+  }
+  return out;
+}
+
+// einsum's output: each output letter's size from an operand that has it (not 1 where
+// another operand broadcasts); the equation parsed as the kernel parses it.
+std::optional<Dims> einsum_shape(const Args& a, const ir::Node& n) {
+  auto eq = a.value(0);
+  if (!eq || !eq->is_string() || n.inputs().size() < 2) return std::nullopt;
+  const ir::Node* list = n.input(1)->node();
+  if (list->kind() != ir::kind::ListConstruct) return std::nullopt;
+  kernels::EinsumEquation e;
+  try {
+    e = kernels::parse_einsum(eq->to_string(), list->inputs().size());
+  } catch (const Error&) {
+    return std::nullopt;  // the kernel reports it when the graph runs
+  }
+  std::map<char, Dim> size;
+  for (size_t k = 0; k < list->inputs().size(); ++k) {
+    const Type& t = list->input(k)->type();
+    if (!t.shape || t.shape->size() != e.inputs[k].size()) return std::nullopt;
+    for (size_t i = 0; i < e.inputs[k].size(); ++i) {
+      const Dim& d = (*t.shape)[i];
+      auto it = size.find(e.inputs[k][i]);
+      if (it == size.end() || (it->second.is_known() && it->second.size == 1)) {
+        size[e.inputs[k][i]] = d;
+      }
+    }
+  }
+  Dims out;
+  for (char c : e.output) out.push_back(size[c]);
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args& a,
+                                                 const ir::Node& n) {
+  const Type& self = a.type(0);
+  const Dims* s = a.shape(0);
+  if (k == "index") {
+    std::optional<Dims> shape;
+    if (s && n.inputs().size() > 1) shape = index_shape(*s, n.input(1));
+    return std::vector<Type>{tensor(self.dtype, shape)};
+  }
+  if (k == "einsum") return std::vector<Type>{tensor(DType::Float32, einsum_shape(a, n))};
+  if (k == "fmod") {
+    const Dims* o = a.shape(1);
+    std::optional<Dims> shape;
+    if (s && o) {
+      shape = broadcast_dims(*s, *o);
+    } else if (s && a.type(1).kind != TypeKind::Tensor) {
+      shape = *s;
+    }
+    return std::vector<Type>{tensor(promote({self, a.type(1)}), shape)};
+  }
+  if (k == "baddbmm") {
+    const Dims *b1 = a.shape(1), *b2 = a.shape(2);
+    std::optional<Dims> shape;
+    if (b1 && b2 && b1->size() == 3 && b2->size() == 3) shape = Dims{(*b1)[0], (*b1)[1], (*b2)[2]};
+    return std::vector<Type>{tensor(promote({a.type(1), a.type(2)}), shape)};
+  }
+  if (k == "nonzero") {
+    std::optional<Dims> shape;
+    if (s) shape = Dims{Dim{}, Dim::known(static_cast<int64_t>(s->size()))};
+    return std::vector<Type>{tensor(DType::Int64, shape)};
+  }
+  if (in(k, {"new_zeros", "new_ones", "new_full", "new_empty"})) {
+    std::optional<DType> d = self.dtype;
+    if (auto given = a.dtype_arg()) d = given;
+    return std::vector<Type>{tensor(d, a.dims_at(1))};
+  }
+  if (in(k, {"index_put", "index_put_", "scatter", "scatter_", "scatter_add", "scatter_add_"})) {
+    return std::vector<Type>{self};
+  }
+  std::optional<Dims> same = s ? std::optional<Dims>(*s) : std::nullopt;
+  if (in(k, {"flip", "roll"})) return std::vector<Type>{tensor(self.dtype, same)};
+  if (in(k, {"cumsum", "cumprod"})) {
+    std::optional<DType> d = self.dtype;
+    if (d && *d != DType::Float32) d = DType::Int64;
+    if (auto given = a.dtype_arg()) d = given;
+    return std::vector<Type>{tensor(d, same)};
+  }
+  if (k == "argsort") return std::vector<Type>{tensor(DType::Int64, same)};
+  if (k == "gather") {
+    const Dims* index = a.shape(2);
+    return std::vector<Type>{
+        tensor(self.dtype, index ? std::optional<Dims>(*index) : std::nullopt)};
+  }
+  if (in(k, {"sort", "topk"})) {
+    std::optional<Dims> shape = same;
+    if (k == "topk" && shape) {
+      auto dim = a.int_at(2);
+      auto w = dim ? wrap(*dim, shape->size()) : std::nullopt;
+      if (!w) {
+        shape.reset();
+      } else {
+        auto kk = a.int_at(1);
+        (*shape)[*w] = kk ? Dim::known(*kk) : Args::dim_of_value(n.input(1));
+      }
+    }
+    return std::vector<Type>{tensor(self.dtype, shape), tensor(DType::Int64, shape)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace d2s::convert::shape_detail

@@ -1,0 +1,82 @@
+// Derivatives of core/kernels_tensorops.cpp: baddbmm (beta * g to self, alpha * the
+// bmm gradients to the batches) and fmod (g to self; -g * trunc(self / other) to other,
+// PyTorch's formula).
+#include "core/derivatives_util.h"
+#include "core/kernels_einsum.h"
+
+namespace d2s::grad {
+
+namespace {
+
+using In = const GradInputs&;
+
+ValueList baddbmm_grad(In in) {
+  const Tensor& g = in.grads[0];
+  const double beta = number_of(in.args[3]), alpha = number_of(in.args[4]);
+  const Tensor b1 = tensor_of(in.args[1]), b2 = tensor_of(in.args[2]);
+  ValueList out(in.args.size());
+  out[0] = grad_for(in.args[0], scale(g, beta));
+  if (wants_grad(in.args[1])) {
+    out[1] = IValue(scale(op("aten::bmm", {IValue(g), IValue(transpose_last(b2))}), alpha));
+  }
+  if (wants_grad(in.args[2])) {
+    out[2] = IValue(scale(op("aten::bmm", {IValue(transpose_last(b1)), IValue(g)}), alpha));
+  }
+  return out;
+}
+
+ValueList fmod_grad(In in) {
+  const Tensor& g = in.grads[0];
+  ValueList out(in.args.size());
+  out[0] = grad_for(in.args[0], g);
+  if (wants_grad(in.args[1])) {
+    const Tensor q = op("aten::trunc", {IValue(div(tensor_of(in.args[0]), tensor_of(in.args[1])))});
+    out[1] = grad_for(in.args[1], neg(mul(g, q)));
+  }
+  return out;
+}
+
+// einsum: operand k's gradient is the einsum of g with the other operands onto k's
+// letters (letters only k has get k's sizes: g does not vary along them), summed back
+// where k broadcast a size-1 dim.
+ValueList einsum_grad(In in) {
+  std::vector<Tensor> ts;
+  for (const IValue& v : in.args[1].items()) ts.push_back(tensor_of(v));
+  const kernels::EinsumEquation eq = kernels::parse_einsum(in.args[0].to_string(), ts.size());
+  ValueList parts;
+  for (size_t k = 0; k < ts.size(); ++k) {
+    if (!wants_grad(in.args[1].items()[k])) {
+      parts.push_back(IValue());
+      continue;
+    }
+    kernels::EinsumEquation back;
+    back.inputs.push_back(eq.output);
+    std::vector<Tensor> operands{in.grads[0]};
+    for (size_t j = 0; j < ts.size(); ++j) {
+      if (j == k) continue;
+      back.inputs.push_back(eq.inputs[j]);
+      operands.push_back(ts[j]);
+    }
+    back.output = eq.inputs[k];
+    std::map<char, int64_t> own;
+    for (size_t i = 0; i < eq.inputs[k].size(); ++i) own[eq.inputs[k][i]] = ts[k].shape()[i];
+    for (const std::string& t : back.inputs) {
+      for (char c : t) own.erase(c);
+    }
+    parts.push_back(IValue(sum_to(kernels::einsum_with(back, operands, own), ts[k].shape())));
+  }
+  ValueList out(in.args.size());
+  out[1] = IValue::list(std::move(parts));
+  return out;
+}
+
+}  // namespace
+
+void register_derivatives_tensorops(OpRegistry& r) {
+  r.set_derivative("aten::baddbmm", baddbmm_grad, SavedData::args({1, 2}));
+  r.set_derivative("aten::fmod.Tensor", fmod_grad, SavedData::args({0, 1}));
+  r.set_derivative("aten::fmod.Scalar", fmod_grad, SavedData::nothing());
+  r.set_derivative("aten::einsum", einsum_grad, SavedData::args({1}));
+}
+
+}  // namespace d2s::grad

@@ -1,0 +1,6 @@
+import torch
+
+
+def f(x):
+    mask = torch.tensor([True, False, True])
+    return x[mask]
