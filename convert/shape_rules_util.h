@@ -244,5 +244,6 @@ std::optional<std::vector<Type>> recurrent_rule(std::string_view k, const Args& 
                                                 const ir::Node& n);
 // Advanced indexing, sorting, scans, gather/scatter (shape_rules_index.cpp).
 std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args& a,
+                                                 const ir::Node& n);
 
 }  // namespace d2s::convert::shape_detail
