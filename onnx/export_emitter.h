@@ -97,6 +97,26 @@ class Emitter {
 };
 
 // One op's mapping: emits the ONNX nodes for `node` and binds its outputs.
+// A node attribute, as the op mappings (op_export*.cpp) write them.
+inline void attr_int(onnx::NodeProto* n, const char* name, int64_t v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+}
+inline void attr_float(onnx::NodeProto* n, const char* name, float v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::FLOAT);
+  a->set_f(v);
+}
+inline void attr_ints(onnx::NodeProto* n, const char* name, const std::vector<int64_t>& v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t i : v) a->add_ints(i);
+}
+
 using ExportFn = std::function<void(Emitter&, const ir::Node&)>;
 // The mapping of an aten/prim kind, or null when there is none.
 const ExportFn* find_export(const std::string& kind);

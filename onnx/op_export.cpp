@@ -26,25 +26,6 @@ namespace {
 using Fn = ExportFn;
 using N = const ir::Node&;
 
-void attr_int(onnx::NodeProto* n, const char* name, int64_t v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(v);
-}
-void attr_float(onnx::NodeProto* n, const char* name, float v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::FLOAT);
-  a->set_f(v);
-}
-void attr_ints(onnx::NodeProto* n, const char* name, const std::vector<int64_t>& v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INTS);
-  for (int64_t i : v) a->add_ints(i);
-}
-
 // The dtype two operands meet in (PyTorch's promotion over d2s's three dtypes).
 DType promote(DType a, DType b) {
   if (a == DType::Float32 || b == DType::Float32) return DType::Float32;

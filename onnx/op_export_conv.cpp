@@ -14,19 +14,6 @@ namespace {
 
 using N = const ir::Node&;
 
-void attr_ints(onnx::NodeProto* n, const char* name, const std::vector<int64_t>& v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INTS);
-  for (int64_t i : v) a->add_ints(i);
-}
-void attr_int(onnx::NodeProto* n, const char* name, int64_t v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(v);
-}
-
 size_t spatial_of(N n) {
   return n.kind().find("1d") != std::string::npos ? 1 : 2;
 }

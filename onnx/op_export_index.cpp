@@ -14,13 +14,6 @@ namespace {
 
 using N = const ir::Node&;
 
-void attr_int(onnx::NodeProto* n, const char* name, int64_t v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(v);
-}
-
 int64_t const_int(Emitter& e, N n, size_t i, int64_t fallback, const char* what) {
   if (i >= n.inputs().size()) return fallback;
   int64_t v = 0;
