@@ -117,6 +117,15 @@ inline void attr_ints(onnx::NodeProto* n, const char* name, const std::vector<in
   for (int64_t i : v) a->add_ints(i);
 }
 
+// A number argument of `n` that must be a constant in the file (an attribute).
+inline double need_number(Emitter& e, const ir::Node& n, size_t i, const char* what) {
+  const IValue* c = Emitter::constant(n.input(i));
+  if (!c || !c->is_number()) {
+    e.fail(n, std::string(what) + " of " + n.kind() + " must be a constant for ONNX export");
+  }
+  return c->to_double();
+}
+
 using ExportFn = std::function<void(Emitter&, const ir::Node&)>;
 // The mapping of an aten/prim kind, or null when there is none.
 const ExportFn* find_export(const std::string& kind);

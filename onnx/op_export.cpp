@@ -14,6 +14,8 @@ namespace d2s::onnx_io {
 
 // Convolution and pooling (op_export_conv.cpp).
 void add_conv_pool_exports(std::map<std::string, ExportFn>& m);
+// gelu, silu, layer_norm, dropout, leaky_relu, softplus (op_export_activation.cpp).
+void add_activation_exports(std::map<std::string, ExportFn>& m);
 // batch_norm (eval), prelu, feature_dropout (op_export_norm.cpp).
 void add_norm_exports(std::map<std::string, ExportFn>& m);
 // aten::embedding (op_export_rnn.cpp).
@@ -39,14 +41,6 @@ int64_t need_int(Emitter& e, N n, size_t i, const char* what) {
     e.fail(n, std::string(what) + " of " + n.kind() + " must be a constant for ONNX export");
   }
   return v;
-}
-
-double need_number(Emitter& e, N n, size_t i, const char* what) {
-  const IValue* c = Emitter::constant(n.input(i));
-  if (!c || !c->is_number()) {
-    e.fail(n, std::string(what) + " of " + n.kind() + " must be a constant for ONNX export");
-  }
-  return c->to_double();
 }
 
 int64_t need_rank(Emitter& e, N n, size_t i) {
@@ -368,72 +362,6 @@ void filled(Emitter& e, N n, double value) {
          }));
 }
 
-void gelu(Emitter& e, N n) {
-  std::string x = e.name_as(n.input(0), DType::Float32);
-  const IValue* approx = n.inputs().size() > 1 ? Emitter::constant(n.input(1)) : nullptr;
-  auto c = [&](double v) { return e.const_scalar(v, DType::Float32); };
-  std::string inner;
-  if (approx && approx->is_string() && approx->to_string() == "tanh") {
-    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-    std::string x3 = e.add1("Mul", {e.add1("Mul", {x, x}), x});
-    std::string s = e.add1("Add", {x, e.add1("Mul", {x3, c(0.044715)})});
-    inner = e.add1("Tanh", {e.add1("Mul", {s, c(std::sqrt(2.0 / M_PI))})});
-  } else {
-    inner = e.add1("Erf", {e.add1("Mul", {x, c(M_SQRT1_2)})});
-  }
-  std::string y = e.add1("Mul", {e.add1("Mul", {x, c(0.5)}), e.add1("Add", {inner, c(1.0)})});
-  e.bind(n.output(), y);
-}
-
-void silu(Emitter& e, N n) {
-  std::string x = e.name_as(n.input(0), DType::Float32);
-  e.bind(n.output(), e.add1("Mul", {x, e.add1("Sigmoid", {x})}));
-}
-
-void layer_norm(Emitter& e, N n) {
-  if (e.opset() < 17) {
-    e.fail(n, "layer_norm needs opset 17 (LayerNormalization)", "drop --opset or give 17");
-  }
-  // Only the length of normalized_shape matters to ONNX (axis = -length); the
-  // sizes are the input's own last dims.
-  std::vector<int64_t> shape;
-  if (!Emitter::constant_ints(n.input(1), &shape)) {
-    shape.assign(e.list_items(n.input(1), n).size(), -1);
-  }
-  double eps = n.inputs().size() > 4 ? need_number(e, n, 4, "eps") : 1e-5;
-  std::string x = e.name(n.input(0));
-  std::string scale, bias;
-  if (n.inputs().size() > 2 && !Emitter::is_none(n.input(2))) {
-    scale = e.name(n.input(2));
-  } else {
-    if (std::find(shape.begin(), shape.end(), -1) != shape.end()) {
-      e.fail(n, "layer_norm without weight needs a constant normalized_shape");
-    }
-    scale = e.const_tensor(Tensor::full(shape, 1.0));
-  }
-  if (n.inputs().size() > 3 && !Emitter::is_none(n.input(3))) bias = e.name(n.input(3));
-  std::vector<std::string> ins = {x, scale};
-  if (!bias.empty()) ins.push_back(bias);
-  e.bind(n.output(), e.add1("LayerNormalization", ins, [&](onnx::NodeProto* p) {
-    attr_int(p, "axis", -static_cast<int64_t>(shape.size()));
-    attr_float(p, "epsilon", static_cast<float>(eps));
-  }));
-}
-
-void dropout(Emitter& e, N n) {
-  int64_t training = 0;
-  double p = n.inputs().size() > 1 ? need_number(e, n, 1, "p") : 0.5;
-  if (n.inputs().size() > 2 && !Emitter::is_none(n.input(2)) &&
-      !Emitter::constant_int(n.input(2), &training)) {
-    e.fail(n, "dropout's training flag must be a constant");
-  }
-  if (training && p > 0) {
-    e.fail(n, "dropout in training mode is random; the ONNX file would not match",
-           "export the module in eval mode: d2s export --eval");
-  }
-  e.bind(n.output(), e.name(n.input(0)));
-}
-
 void where(Emitter& e, N n) {
   DType d = out_dtype(e, n, promote(e.dtype(n.input(1)), e.dtype(n.input(2))));
   e.bind(n.output(), e.add1("Where", {e.name_as(n.input(0), DType::Bool), e.name_as(n.input(1), d),
@@ -527,25 +455,6 @@ void expand(Emitter& e, N n) {
 
 void repeat(Emitter& e, N n) {
   e.bind(n.output(), e.add1("Tile", {e.name(n.input(0)), e.int_list(n.input(1), n)}));
-}
-
-void leaky_relu(Emitter& e, N n) {
-  double slope = n.inputs().size() > 1 ? need_number(e, n, 1, "negative_slope") : 0.01;
-  e.bind(n.output(), e.add1("LeakyRelu", {e.name(n.input(0))}, [&](onnx::NodeProto* p) {
-    attr_float(p, "alpha", static_cast<float>(slope));
-  }));
-}
-
-void softplus(Emitter& e, N n) {
-  double beta = n.inputs().size() > 1 ? need_number(e, n, 1, "beta") : 1;
-  double threshold = n.inputs().size() > 2 ? need_number(e, n, 2, "threshold") : 20;
-  std::string x = e.name(n.input(0));
-  auto c = [&](double v) { return e.const_scalar(v, DType::Float32); };
-  std::string bx = beta == 1 ? x : e.add1("Mul", {x, c(beta)});
-  std::string sp = e.add1("Softplus", {bx});
-  if (beta != 1) sp = e.add1("Div", {sp, c(beta)});
-  // Above the threshold PyTorch returns x itself.
-  e.bind(n.output(), e.add1("Where", {e.add1("Greater", {bx, c(threshold)}), x, sp}));
 }
 
 void item(Emitter& e, N n) {
@@ -769,10 +678,6 @@ const std::map<std::string, Fn>& table() {
     m["aten::ones"] = [](Emitter& e, N n) { filled(e, n, 1); };
     m["aten::zeros"] = [](Emitter& e, N n) { filled(e, n, 0); };
     m["aten::full"] = [](Emitter& e, N n) { filled(e, n, need_number(e, n, 1, "fill_value")); };
-    m["aten::gelu"] = gelu;
-    m["aten::silu"] = silu;
-    m["aten::layer_norm"] = layer_norm;
-    m["aten::dropout"] = dropout;
     m["aten::where"] = where;
     m["aten::clamp"] = clamp;
     m["aten::clamp_min"] = clamp;
@@ -783,8 +688,6 @@ const std::map<std::string, Fn>& table() {
     m["aten::expand"] = expand;
     m["aten::expand_as"] = expand;
     m["aten::repeat"] = repeat;
-    m["aten::leaky_relu"] = leaky_relu;
-    m["aten::softplus"] = softplus;
     m["aten::tril"] = [](Emitter& e, N n) { tril_triu(e, n, false); };
     m["aten::triu"] = [](Emitter& e, N n) { tril_triu(e, n, true); };
     m["aten::index_select"] = index_select;
@@ -818,6 +721,7 @@ const std::map<std::string, Fn>& table() {
     m["prim::ListUnpack"] = unpack;
     m["prim::Uninitialized"] = uninitialized;
     add_conv_pool_exports(m);
+    add_activation_exports(m);
     add_norm_exports(m);
     add_rnn_exports(m);
     add_index_exports(m);
