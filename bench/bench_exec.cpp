@@ -97,5 +97,26 @@ void BM_Lstm(benchmark::State& state) {
 }
 BENCHMARK(BM_Lstm)->Unit(benchmark::kMillisecond);
 
+// (k) a ResNet basic block in inference (conv3x3-BN-ReLU-conv3x3-BN, identity, ReLU) on
+// [4, 64, 32, 32], as bench/gen_programs.py's RESNET_BLOCK_SHAPES.
+void BM_ResnetBlock(benchmark::State& state) {
+  const Shape channels = {64};
+  const Shape kernel = {64, 64, 3, 3};
+  const std::vector<std::pair<std::string, Shape>> shapes = {
+      {"x", {4, 64, 32, 32}}, {"w1", kernel},   {"g1", channels}, {"b1", channels},
+      {"m1", channels},       {"v1", channels}, {"w2", kernel},   {"g2", channels},
+      {"b2", channels},       {"m2", channels}, {"v2", channels}};
+  convert::LoweredGraph g = lower("resnet_block.py", {shapes.begin(), shapes.end()});
+  Executor exec(*g.graph);
+  ValueList inputs;
+  uint64_t seed = 1;
+  for (const auto& [name, shape] : shapes) inputs.push_back(IValue(random_tensor(shape, seed++)));
+  run_timed(state, exec, inputs, 1);
+  const double flops = 2 * 2.0 * 4 * 32 * 32 * 64 * 64 * 9;
+  state.counters["flops"] =
+      benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_ResnetBlock)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace d2s::bench

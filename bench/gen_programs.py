@@ -129,6 +129,27 @@ def lstm(x: Tensor, h: Tensor, c: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tens
 LSTM_SHAPES = {"x": [32, 8, 64], "h": [1, 8, 128], "c": [1, 8, 128], "w_ih": [512, 64],
                "w_hh": [512, 128], "b_ih": [512], "b_hh": [512]}
 
+# (k) a ResNet basic block in inference: conv3x3-BN-ReLU-conv3x3-BN, plus the identity,
+# ReLU; x [4, 64, 32, 32]. The running variances come in as any random tensor and are
+# made positive in the program (abs + 0.5), so every route computes finite numbers.
+RESNET_BLOCK = """import torch
+import torch.nn.functional as F
+from torch import Tensor
+
+
+def resnet_block(x: Tensor, w1: Tensor, g1: Tensor, b1: Tensor, m1: Tensor, v1: Tensor,
+                 w2: Tensor, g2: Tensor, b2: Tensor, m2: Tensor, v2: Tensor):
+    out = F.conv2d(x, w1, None, 1, 1)
+    out = F.batch_norm(out, m1, v1.abs() + 0.5, g1, b1, False, 0.1, 1e-5)
+    out = F.relu(out)
+    out = F.conv2d(out, w2, None, 1, 1)
+    out = F.batch_norm(out, m2, v2.abs() + 0.5, g2, b2, False, 0.1, 1e-5)
+    return F.relu(out + x)
+"""
+RESNET_BLOCK_SHAPES = {"x": [4, 64, 32, 32], "w1": [64, 64, 3, 3], "g1": [64], "b1": [64],
+                       "m1": [64], "v1": [64], "w2": [64, 64, 3, 3], "g2": [64], "b2": [64],
+                       "m2": [64], "v2": [64]}
+
 # (f), (g): a loop whose trace has about `nodes` nodes (loop_inputs), so that d2s
 # diff compares a long trace with the parsed graph's one prim::Loop.
 LOOP = """import torch
@@ -167,6 +188,7 @@ def main():
     write(os.path.join(out, "matmul.py"), MATMUL)
     write(os.path.join(out, "train_mlp.py"), TRAIN_MLP)
     write(os.path.join(out, "lstm.py"), LSTM)
+    write(os.path.join(out, "resnet_block.py"), RESNET_BLOCK)
     write(os.path.join(out, "loop.py"), LOOP)
     for n in FRONTEND_SIZES:
         write(os.path.join(out, "straight_%d.py" % n), chain_program(n))

@@ -95,6 +95,20 @@ def bench_lstm(programs, reps, results):
         }
 
 
+def bench_resnet_block(programs, reps, results):
+    block = load(programs, "resnet_block.py", "resnet_block")
+    args = [rand(*shape, seed=i + 1)
+            for i, shape in enumerate(gen_programs.RESNET_BLOCK_SHAPES.values())]
+    scripted = torch.jit.script(block)
+    traced = torch.jit.trace(block, tuple(args))
+    with torch.no_grad():  # eager's convolution is oneDNN's (torch.backends.mkldnn)
+        results["resnet_block"] = {
+            "eager": repeat(lambda: block(*args), reps, warmup=2),
+            "script": repeat(lambda: scripted(*args), reps, warmup=3),
+            "trace": repeat(lambda: traced(*args), reps, warmup=3),
+        }
+
+
 def mlp_model():
     torch.manual_seed(0)
     return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
@@ -241,6 +255,7 @@ def main():
     bench_matmul(programs, reps, results)
     bench_train(programs, reps, results)
     bench_lstm(programs, reps, results)
+    bench_resnet_block(programs, reps, results)
     sizes = [100, 1000] if quick else gen_programs.FRONTEND_SIZES
     bench_frontend(programs, 2 if quick else 3, sizes, results)
     for which in ("mlp", "rnn"):

@@ -14,6 +14,8 @@ TIMED = [
     ("(i) MLP training step (forward, loss, backward, Adam), compiled half",
      "BM_TrainStep/compiled:1", "train_compiled", "eager", 1.0),
     ("(j) LSTM layer, 32 steps, batch 8, 64 -> 128", "BM_Lstm", "lstm", "eager", 1.0),
+    ("(k) ResNet basic block, 4x64x32x32, inference", "BM_ResnetBlock", "resnet_block",
+     "eager", 2.0),
 ]
 # The Debian default path (reference BLAS) d2s must beat 20 times: ratio <= 0.05.
 DEFAULT_PATH = {"mlp": 0.05, "matmul": 0.05}
