@@ -18,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import gen_programs  # noqa: E402
+import ort_peer  # noqa: E402
 import report  # noqa: E402
 
 
@@ -133,13 +134,19 @@ def main():
     subprocess.run(cmd + (["--quick"] if quick else []), check=True)
     with open(peer_out) as f:
         peer = json.load(f)
+    print("ONNX Runtime peer (bench/ort_peer.py) ...", flush=True)
+    ort_times, ort_notes = ort_peer.run(os.path.join(build, "cli", "d2s"), programs,
+                                        os.path.join(build, "ort"), quick,
+                                        os.path.join(work, "onnx"))
+    for workload, modes in ort_times.items():
+        peer["results"].setdefault(workload, {}).update(modes)
     info["loadavg_end"] = os.getloadavg()[0]
     info["seconds"] = round(time.time() - started, 1)
     info["torch"] = peer["meta"]
     command = "scripts/bench.sh" + (" --quick" if quick else "")
     peer_stats = {k: {m: stats(t) if isinstance(t, list) else t for m, t in v.items()}
                   for k, v in peer["results"].items()}
-    rows = report.compare(d2s, peer_stats)
+    rows = report.compare(d2s, peer_stats, ort_notes)
     with open(os.path.join(HERE, "results.json"), "w") as f:
         json.dump({"command": command, "machine": info, "rows": rows}, f, indent=1)
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds d2s (Release, in build-bench/ unless D2S_BUILD says otherwise) and benchmarks
 # it against PyTorch on the same workloads in one run: Google Benchmark programs
-# (bench/d2s_bench), d2s diff/render, and bench/peer.py. Writes BENCHMARKS.md and
+# (bench/d2s_bench), d2s diff/render, bench/peer.py, and ONNX Runtime on the files
+# d2s export writes (bench/ort_peer.py, onnxruntime-node from npm into the build
+# folder). Writes BENCHMARKS.md and
 # bench/results.json.
 #   scripts/bench.sh           the full run (several minutes)
 #   scripts/bench.sh --quick   fewer repetitions and sizes (under a minute on an idle machine)
