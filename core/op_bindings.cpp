@@ -210,6 +210,7 @@ const Table& functions() {
     t["torch.prelu"] = "aten::prelu";
     t["torch.feature_dropout"] = "aten::feature_dropout";
     t["torch.clip"] = "aten::clamp";
+    t["torch.spmm"] = "aten::mm";  // d2s tensors are dense: spmm of dense tensors is mm
     t["torch.concat"] = "aten::cat";
     t["torch.concatenate"] = "aten::cat";
     t["torch.absolute"] = "aten::abs";

@@ -305,6 +305,8 @@ class Interpreter {
 
   // --- torch functions d2s implements itself (torch_names.cpp)
   IValue torch_range(ValueList args, Kwargs kwargs, const SourceRange& range);
+  IValue legacy_constructor(const std::string& q, DType dtype, ValueList args, Kwargs kwargs,
+                            const SourceRange& range);
 
  public:
   // Builtins of interp_functional.cpp (sorted, reversed, any, all, dict, set, exception

@@ -18,6 +18,17 @@ bool importable(const std::string& name) {
          name == "copy" || name == "torch.onnx";
 }
 
+// PyTorch's internal module paths that published files import public names from
+// (`from torch.nn.modules.module import Module`, `from torch.nn.parameter import
+// Parameter`): the public namespace that holds the same objects.
+std::string canonical_module(const std::string& name) {
+  if (name == "torch.nn.modules" || name.rfind("torch.nn.modules.", 0) == 0 ||
+      name == "torch.nn.parameter") {
+    return "torch.nn";
+  }
+  return name;
+}
+
 IValue make_namespace(const std::string& qualname) {
   return IValue(std::static_pointer_cast<Object>(std::make_shared<NamespaceValue>(qualname)));
 }
@@ -346,7 +357,7 @@ void Interpreter::exec_assert(const ast::Assert& s) {
 
 void Interpreter::exec_import(const ast::Import& s) {
   for (const ast::ImportAlias& alias : s.names) {
-    if (!importable(alias.name)) {
+    if (!importable(canonical_module(alias.name))) {
       // A module d2s does not implement: bound, and an error only when used.
       std::string bound =
           !alias.asname.empty() ? alias.name : alias.name.substr(0, alias.name.find('.'));
@@ -356,7 +367,7 @@ void Interpreter::exec_import(const ast::Import& s) {
       continue;
     }
     if (!alias.asname.empty()) {
-      store_name(alias.asname, make_namespace(alias.name));
+      store_name(alias.asname, make_namespace(canonical_module(alias.name)));
     } else {
       // `import torch.nn` binds `torch`, as Python does.
       std::string top = alias.name.substr(0, alias.name.find('.'));
@@ -367,7 +378,8 @@ void Interpreter::exec_import(const ast::Import& s) {
 
 void Interpreter::exec_import_from(const ast::ImportFrom& s) {
   if (s.module == "__future__") return;  // `from __future__ import annotations`
-  if (!importable(s.module)) {
+  const std::string module = canonical_module(s.module);
+  if (!importable(module)) {
     for (const ast::ImportAlias& alias : s.names) {
       store_name(alias.asname.empty() ? alias.name : alias.asname,
                  IValue(std::static_pointer_cast<Object>(
@@ -376,7 +388,7 @@ void Interpreter::exec_import_from(const ast::ImportFrom& s) {
     return;
   }
   for (const ast::ImportAlias& alias : s.names) {
-    std::string qualname = s.module + "." + alias.name;
+    std::string qualname = module + "." + alias.name;
     IValue value = importable(qualname) ? make_namespace(qualname)
                                         : resolve_qualified(qualname, qualname, alias.range);
     store_name(alias.asname.empty() ? alias.name : alias.asname, std::move(value));

@@ -28,6 +28,23 @@ const char* const kOwnFunctions[] = {"torch.range",      "torch.manual_seed", "t
                                      "torch.nn.Module",  "torch.Tensor",      "torch.jit.annotate",
                                      "torch.onnx.export"};
 
+// The legacy typed constructors and their dtypes (torch.FloatTensor(3, 4),
+// torch.LongTensor([1, 2])); torch.Tensor is FloatTensor.
+const std::pair<const char*, DType> kLegacyConstructors[] = {{"torch.Tensor", DType::Float32},
+                                                             {"torch.FloatTensor", DType::Float32},
+                                                             {"torch.LongTensor", DType::Int64},
+                                                             {"torch.BoolTensor", DType::Bool}};
+const char* const kUnsupportedLegacy[] = {"torch.DoubleTensor", "torch.IntTensor",
+                                          "torch.HalfTensor",   "torch.ByteTensor",
+                                          "torch.ShortTensor",  "torch.CharTensor"};
+
+const DType* legacy_constructor_dtype(const std::string& qualname) {
+  for (const auto& [name, dtype] : kLegacyConstructors) {
+    if (qualname == name) return &dtype;
+  }
+  return nullptr;
+}
+
 // math functions on Python numbers, used when the registry maps no op to them.
 const std::map<std::string, double (*)(double)>& math_functions() {
   static const std::map<std::string, double (*)(double)> table = {
@@ -100,6 +117,14 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
   }
   for (const char* f : kOwnFunctions) {
     if (qualname == f) return obj(std::make_shared<BuiltinValue>(qualname));
+  }
+  if (legacy_constructor_dtype(qualname)) return obj(std::make_shared<BuiltinValue>(qualname));
+  for (const char* f : kUnsupportedLegacy) {
+    if (qualname == f) {
+      fail(qualname + " is not supported by d2s", range,
+           "d2s tensors are float32, int64 or bool: use torch.FloatTensor, torch.LongTensor or "
+           "torch.BoolTensor");
+    }
   }
   if (qualname == "torch.nn.functional.embedding") {  // nn_rnn_modules.cpp
     return obj(std::make_shared<BuiltinValue>(qualname));
@@ -250,7 +275,46 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     }
     return call_op(*op, std::move(args), std::move(kwargs), range);
   }
+  if (const DType* dtype = legacy_constructor_dtype(q)) {
+    return legacy_constructor(q, *dtype, std::move(args), std::move(kwargs), range);
+  }
   fail("TypeError: d2s cannot call " + q + "()", range);
+}
+
+// torch.FloatTensor(2, 3) / torch.FloatTensor(torch.Size([2, 3])): a tensor of that shape;
+// torch.FloatTensor([1, 2]): one of those values. PyTorch leaves a sized tensor's memory
+// uninitialised and models fill it (reset_parameters); d2s's is zeros, the same on every run.
+IValue Interpreter::legacy_constructor(const std::string& q, DType dtype, ValueList args,
+                                       Kwargs kwargs, const SourceRange& range) {
+  if (!kwargs.empty()) {
+    fail("TypeError: " + q + "() got an unexpected keyword argument '" + kwargs.front().first + "'",
+         range, "give the sizes or the data as positional arguments");
+  }
+  Kwargs dtype_kw = {{"dtype", make_dtype(dtype)}};
+  if (args.size() == 1 && (args[0].is_list() || args[0].is_tuple())) {
+    bool all_ints = args[0].is_tuple() && !args[0].items().empty();
+    for (const IValue& v : args[0].items()) all_ints = all_ints && v.is_int();
+    // A torch.Size (a tuple of ints) is a shape; a list is data, as PyTorch reads them.
+    if (!all_ints) return call_op("aten::tensor", {args[0]}, std::move(dtype_kw), range);
+    args = args[0].items();
+  }
+  std::vector<int64_t> sizes;
+  for (const IValue& v : args) {
+    if (!v.is_int()) {
+      fail("TypeError: " + q + "() takes sizes (ints) or one list of data, not " + py_type_name(v),
+           range);
+    }
+    sizes.push_back(v.to_int());
+  }
+  for (int64_t size : sizes) {
+    if (size < 0) {
+      fail("RuntimeError: Trying to create tensor with negative dimension " + std::to_string(size) +
+               ": " + py_repr(IValue::int_list(sizes)),
+           range, "each size given to " + q + "() must be 0 or more");
+    }
+  }
+  if (sizes.empty()) sizes.push_back(0);  // torch.Tensor() is an empty 1-D tensor
+  return call_op("aten::empty", {IValue::int_list(std::move(sizes))}, std::move(dtype_kw), range);
 }
 
 IValue Interpreter::torch_range(ValueList args, Kwargs kwargs, const SourceRange& range) {
