@@ -192,7 +192,7 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
            range);
     }
   };
-  if (q == "torch.jit.annotate") {
+  if (q == "torch.jit.annotate" || q == "typing.cast") {
     // The value itself: the parse route types it from what it holds.
     expect_args(2, 2);
     return args.positional[1].value;

@@ -199,9 +199,12 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
   if (is_copy_name(q)) return call_copy_name(q, std::move(args), std::move(kwargs), range);
   if (is_dataclass_name(q))
     return call_dataclass_name(q, std::move(args), std::move(kwargs), range);
-  if (q == "torch.jit.annotate") {
-    // Eager PyTorch returns the value; the type is for the TorchScript compiler.
-    ValueList a = bind_args(q, {{"the_type", std::nullopt}, {"the_value", std::nullopt}},
+  if (q == "torch.jit.annotate" || q == "typing.cast") {
+    // Eager PyTorch returns the value; the type is for the TorchScript compiler (or,
+    // for typing.cast, for a type checker).
+    ValueList a = bind_args(q,
+                            {{q == "typing.cast" ? "typ" : "the_type", std::nullopt},
+                             {q == "typing.cast" ? "val" : "the_value", std::nullopt}},
                             std::move(args), std::move(kwargs), range);
     return a[1];
   }
