@@ -91,19 +91,23 @@ ir::Value* Lowerer::call_functional_signature(const interp::FunctionalSignature&
     }
     bound[k] = constant(*sig.params[k].default_value, range);
   }
-  if (sig.must_be_false >= 0) {
-    const std::optional<IValue> v = constant_value(bound[static_cast<size_t>(sig.must_be_false)]);
-    if (!v || !v->is_bool() || v->to_bool()) {
-      fail(fname + "(inplace=True) is not supported by d2s", range,
-           "use inplace=False (the default); the result is the same value");
+  bool inplace = false;
+  if (sig.inplace >= 0) {
+    // F.relu & co. lower to one op, aten::relu or aten::relu_: the flag that chooses
+    // between them must be known when the call is lowered.
+    const std::optional<IValue> v = constant_value(bound[static_cast<size_t>(sig.inplace)]);
+    if (!v || !v->is_bool()) {
+      fail(fname + "(): inplace must be a constant True or False in the parse route", range,
+           "pass inplace=True or inplace=False, or a module attribute set in __init__");
     }
+    inplace = v->to_bool();
   }
   std::vector<ir::Value*> op_args;
   for (size_t i = 0; i < sig.op_args.size(); ++i) {
     const int p = sig.op_args[i];
     op_args.push_back(p >= 0 ? bound[static_cast<size_t>(p)] : constant(sig.constants[i], range));
   }
-  return emit_op(sig.op, op_args, range);
+  return emit_op(inplace ? sig.inplace_op : sig.op, op_args, range);
 }
 
 }  // namespace d2s::convert

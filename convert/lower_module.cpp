@@ -256,8 +256,13 @@ Sugared Lowerer::call_nn_forward(const Sugared& module, CallArgs& args, const So
           emit_op("aten::layer_norm",
                   {x, make_list(dims, range), attr("weight"), attr("bias"), attr("eps")}, range));
     }
-    case NnKind::Dropout:
-      return Sugared::of(emit_op("aten::dropout", {x, attr("p"), attr("training")}, range));
+    case NnKind::Dropout: {
+      // Dropout(inplace=True) writes into its input: aten::dropout_, as PyTorch's.
+      const IValue* inplace = inst.get("inplace");
+      const bool write = inplace && inplace->is_bool() && inplace->to_bool();
+      return Sugared::of(emit_op(write ? "aten::dropout_" : "aten::dropout",
+                                 {x, attr("p"), attr("training")}, range));
+    }
     case NnKind::Layer:
       return call_layer_forward(module, x, range);
     case NnKind::Sequential: {

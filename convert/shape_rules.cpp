@@ -288,6 +288,11 @@ bool infer_node_types(ir::Node& n) {
     out = l;
   } else if (auto c = creation_rule(k, a, n)) {
     out = c;
+  } else if (k.size() > 1 && k.back() == '_' && self.is_tensor()) {
+    // The other in-place ops (relu_, sigmoid_, elu_, dropout_, ...) write self with a
+    // value of its own dtype and shape, and return it.
+    const OpDef* def = OpRegistry::builtin().find(kind, n.overload());
+    if (def && def->mutates) out = self;
   }
 
   if (out) outs.insert(outs.begin(), *out);

@@ -182,6 +182,24 @@ GradModeGuard::~GradModeGuard() {
   g_grad_mode = previous_;
 }
 
+namespace {
+
+// The node's view of the op's result. A random op whose derivative reads its result
+// (dropout, dropout_: the draw is in the zeros of the value written) keeps a private
+// copy, which a later in-place op on the result (nn.ReLU(inplace=True) after dropout)
+// does not change, as PyTorch saves dropout's mask rather than its output. Any other
+// result is an alias whose version backward checks when the derivative reads it.
+void save_result(const OpDef& op, GradNode& node, const IValue& result) {
+  if (op.is_random && op.saved.result && result.is_tensor()) {
+    node.result = IValue(result.to_tensor().clone());
+    return;
+  }
+  node.result = data_only(result);
+  if (op.saved.result) remember(node.saved, node.result, true);
+}
+
+}  // namespace
+
 IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
   if (!g_grad_mode || !any_requires_grad(args)) {
     IValue result = op.kernel(ctx, args);
@@ -229,8 +247,7 @@ IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
   if (op.mutates) {
     // The written tensor itself gets the node as its grad_fn, so that every handle
     // of it (an alias, a list item, a graph value read later) sees the new history.
-    node->result = data_only(result);
-    if (op.saved.result) remember(node->saved, node->result, true);
+    save_result(op, *node, result);
     attach(node, result);
     return result;
   }
@@ -243,8 +260,7 @@ IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
   // Results that alias an argument (view, reshape, contiguous) get their own handle:
   // marking them must not give the argument a grad_fn.
   result = data_only(result);
-  node->result = data_only(result);
-  if (op.saved.result) remember(node->saved, node->result, true);
+  save_result(op, *node, result);
   attach(node, result);
   return result;
 }

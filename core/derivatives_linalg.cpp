@@ -92,11 +92,15 @@ ValueList permute_grad(In in, std::vector<int64_t> dims) {
 }  // namespace
 
 void register_derivatives_linalg(OpRegistry& r) {
-  r.set_derivative("aten::mm", matmul_grad);
-  r.set_derivative("aten::matmul", matmul_grad);
-  r.set_derivative("aten::bmm", matmul_grad);
-  r.set_derivative("aten::mv", matmul_grad);
-  r.set_derivative("aten::dot", matmul_grad);
+  // Products read their operands, never their result: an in-place activation on a
+  // product's output (nn.Linear then nn.ReLU(inplace=True)) leaves their backward intact,
+  // as in PyTorch.
+  const SavedData operands = SavedData::args({0, 1});
+  r.set_derivative("aten::mm", matmul_grad, operands);
+  r.set_derivative("aten::matmul", matmul_grad, operands);
+  r.set_derivative("aten::bmm", matmul_grad, operands);
+  r.set_derivative("aten::mv", matmul_grad, operands);
+  r.set_derivative("aten::dot", matmul_grad, operands);
   r.set_derivative("aten::outer", [](In in) {
     const Tensor& g = in.grads[0];
     IValue ga, gb;
@@ -106,8 +110,8 @@ void register_derivatives_linalg(OpRegistry& r) {
     }
     return ValueList{ga, gb};
   });
-  r.set_derivative("aten::addmm", addmm_grad);
-  r.set_derivative("aten::linear", linear_grad);
+  r.set_derivative("aten::addmm", addmm_grad, SavedData::args({1, 2}));
+  r.set_derivative("aten::linear", linear_grad, operands);  // bias: its shape only
   r.set_derivative("aten::t", [](In in) {
     const Tensor& g = in.grads[0];
     return ValueList{IValue(g.dim() < 2 ? g : transpose_last(g))};

@@ -1,6 +1,6 @@
 // Derivatives of the loss ops of core/kernels_loss.cpp: l1_loss, smooth_l1_loss,
 // nll_loss, cross_entropy_loss and binary_cross_entropy_with_logits (mse_loss's is in
-// derivatives_nn.cpp). Class-index targets get no gradient, as in PyTorch.
+// derivatives_nn.cpp). Class-index targets get no gradient, as in PyTorch; probability targets do.
 #include <cmath>
 
 #include "core/derivatives_util.h"
@@ -64,10 +64,7 @@ Tensor class_scores_grad(In in, const Tensor& scores, double eps) {
     const double nll_scale = mode == loss::Reduction::Mean ? gi / weight_sum : gi;
     o[i * c.classes + t] += static_cast<float>(-(1 - eps) * wt(t) * nll_scale);
     if (eps == 0) continue;
-    double smooth_scale = gi;
-    if (mode == loss::Reduction::Mean) {
-      smooth_scale = w.defined() ? gi / weight_sum : gi / static_cast<double>(c.rows);
-    }
+    const double smooth_scale = mode == loss::Reduction::Mean ? gi / weight_sum : gi;
     const double k = eps / static_cast<double>(c.classes);
     for (int64_t j = 0; j < c.classes; ++j) {
       o[i * c.classes + j] += static_cast<float>(-wt(j) * smooth_scale * k);
@@ -81,10 +78,47 @@ ValueList nll_loss_grad(In in) {
   return first_only(in, class_scores_grad(in, input, 0));
 }
 
+// Targets of class probabilities (kernels_loss.cpp's cross_entropy_prob), with
+// t' = t (1 - e) + e / C and the row's scale s (g_i, g, or g / rows for 'mean'):
+// dL/dx_c = s (p_c sum_k w_k t'_k - w_c t'_c), dL/dt_c = -s (1 - e) w_c logp_c.
+ValueList cross_entropy_prob_grad(In in, const Tensor& input, const Tensor& target, double eps) {
+  const loss::Reduction mode = loss::reduction_of(in.args[3]);
+  const loss::ClassLayout c = loss::prob_layout(input, in.args[2]);
+  const Tensor logp = loss::log_softmax_rows(input, c);
+  const Tensor w = loss::weight_of(in.args[2]);
+  auto wt = [&](int64_t k) { return w.defined() ? static_cast<double>(w.data<float>()[k]) : 1.0; };
+  const Tensor g = in.grads[0].to(DType::Float32);
+  const double k = eps / static_cast<double>(c.classes);
+  Tensor gx = Tensor::empty(input.shape(), DType::Float32);
+  Tensor gt = Tensor::empty(input.shape(), DType::Float32);
+  for (int64_t i = 0; i < c.rows; ++i) {
+    double s = mode == loss::Reduction::None ? g.data<float>()[i] : g.item();
+    if (mode == loss::Reduction::Mean) s /= static_cast<double>(c.rows);
+    double weighted = 0;
+    for (int64_t j = 0; j < c.classes; ++j) {
+      weighted += wt(j) * (target.data<float>()[i * c.classes + j] * (1 - eps) + k);
+    }
+    for (int64_t j = 0; j < c.classes; ++j) {
+      const int64_t at = i * c.classes + j;
+      const double lp = logp.data<float>()[at];
+      const double t = target.data<float>()[at] * (1 - eps) + k;
+      gx.data<float>()[at] = static_cast<float>(s * (std::exp(lp) * weighted - wt(j) * t));
+      gt.data<float>()[at] = static_cast<float>(-s * (1 - eps) * wt(j) * lp);
+    }
+  }
+  ValueList out(in.args.size());
+  out[0] = grad_for(in.args[0], gx);
+  if (wants_grad(in.args[1])) out[1] = grad_for(in.args[1], gt);
+  return out;
+}
+
 // cross_entropy = nll(log_softmax(x)): dL/dx = G - softmax(x) * sum_c G, per row.
 ValueList cross_entropy_grad(In in) {
   const Tensor input = in.args[0].to_tensor().to(DType::Float32);
   const double eps = in.args[5].to_double();
+  if (loss::is_prob_target(input, in.args[1].to_tensor())) {
+    return cross_entropy_prob_grad(in, input, in.args[1].to_tensor(), eps);
+  }
   const loss::ClassLayout c = loss::class_layout(input, in.args[1].to_tensor(), in.args[2]);
   const Tensor logp = loss::log_softmax_rows(input, c);
   const Tensor gl = class_scores_grad(in, logp, eps);

@@ -134,33 +134,46 @@ ValueList mse_loss_grad(In in) {
 }  // namespace
 
 void register_derivatives_nn(OpRegistry& r) {
-  r.set_derivative("aten::gelu", gelu_grad);
-  r.set_derivative("aten::silu", [](In in) {
-    return first_only(
-        in, map3(in.grads[0], in.args[0].to_tensor(), Tensor(), [](float g, float x, float) {
-          const float s = 1.0f / (1.0f + std::exp(-x));
-          return g * s * (1 + x * (1 - s));
-        }));
-  });
-  r.set_derivative("aten::leaky_relu", [](In in) {
-    const float slope = static_cast<float>(number_of(in.args[1]));
-    return first_only(in, map3(in.grads[0], in.args[0].to_tensor(), Tensor(),
+  // These read their input (and arguments), not their result: an in-place op on the
+  // result leaves their backward intact, as in PyTorch.
+  const SavedData input = SavedData::args({0});
+  r.set_derivative("aten::gelu", gelu_grad, input);
+  r.set_derivative(
+      "aten::silu",
+      [](In in) {
+        return first_only(
+            in, map3(in.grads[0], in.args[0].to_tensor(), Tensor(), [](float g, float x, float) {
+              const float s = 1.0f / (1.0f + std::exp(-x));
+              return g * s * (1 + x * (1 - s));
+            }));
+      },
+      input);
+  r.set_derivative(
+      "aten::leaky_relu",
+      [](In in) {
+        const float slope = static_cast<float>(number_of(in.args[1]));
+        return first_only(in,
+                          map3(in.grads[0], in.args[0].to_tensor(), Tensor(),
                                [slope](float g, float x, float) { return x > 0 ? g : g * slope; }));
-  });
-  r.set_derivative("aten::softplus", [](In in) {
-    const float beta = static_cast<float>(number_of(in.args[1]));
-    const float threshold = static_cast<float>(number_of(in.args[2]));
-    return first_only(
-        in, map3(in.grads[0], in.args[0].to_tensor(), Tensor(), [=](float g, float x, float) {
-          if (x * beta > threshold) return g;
-          return g / (1 + std::exp(-beta * x));
-        }));
-  });
+      },
+      input);
+  r.set_derivative(
+      "aten::softplus",
+      [](In in) {
+        const float beta = static_cast<float>(number_of(in.args[1]));
+        const float threshold = static_cast<float>(number_of(in.args[2]));
+        return first_only(
+            in, map3(in.grads[0], in.args[0].to_tensor(), Tensor(), [=](float g, float x, float) {
+              if (x * beta > threshold) return g;
+              return g / (1 + std::exp(-beta * x));
+            }));
+      },
+      input);
   r.set_derivative("aten::softmax.int", [](In in) { return softmax_grad(in, false); });
   r.set_derivative("aten::log_softmax.int", [](In in) { return softmax_grad(in, true); });
-  r.set_derivative("aten::layer_norm", layer_norm_grad);
+  r.set_derivative("aten::layer_norm", layer_norm_grad, SavedData::args({0, 2}));
   r.set_derivative("aten::dropout", dropout_grad);
-  r.set_derivative("aten::mse_loss", mse_loss_grad);
+  r.set_derivative("aten::mse_loss", mse_loss_grad, SavedData::args({0, 1}));
 }
 
 }  // namespace d2s::grad

@@ -6,6 +6,12 @@
 #include "core/error.h"
 #include "core/kernels.h"
 
+// derivatives_inplace.cpp: sigmoid_, elu_, dropout_, ..., registered after the
+// out-of-place derivatives some of them reuse.
+namespace d2s::grad {
+void register_derivatives_inplace(OpRegistry& r);
+}  // namespace d2s::grad
+
 namespace d2s {
 
 namespace {
@@ -117,6 +123,7 @@ void register_derivatives(OpRegistry& r) {
   grad::register_derivatives_index(r);
   grad::register_derivatives_sort(r);
   grad::register_derivatives_tensorops(r);
+  grad::register_derivatives_inplace(r);  // after the out-of-place derivatives it reuses
   register_backward_ops(r);
 }
 

@@ -56,6 +56,15 @@ constexpr NamedOp kNodeNames[] = {
     {"aten::cpu", "ToCopyBackward0"},
     {"aten::outer", "MulBackward0"},
     {"aten::copy_", "CopyBackwards"},
+    {"aten::selu", "EluBackward0"},
+    {"aten::relu6", "HardtanhBackward0"},
+    // In-place forms whose node PyTorch names apart from the out-of-place one.
+    {"aten::elu_", "EluBackward1"},
+    {"aten::selu_", "EluBackward1"},
+    {"aten::leaky_relu_", "LeakyReluBackward1"},
+    {"aten::relu6_", "HardtanhBackward0"},
+    {"aten::dropout_", "MulBackward0"},
+    {"aten::feature_dropout_", "MulBackward0"},
 };
 
 // aten::log1p → Log1PBackward0: the first letter and every letter after an

@@ -1,5 +1,5 @@
 // The loss functions of torch.nn.functional beyond mse_loss (kernels_nn.cpp): l1_loss,
-// smooth_l1_loss, nll_loss, cross_entropy_loss (class-index targets) and
+// smooth_l1_loss, nll_loss, cross_entropy_loss (class indices or class probabilities) and
 // binary_cross_entropy_with_logits, with PyTorch 1.13's formulas, arguments and
 // messages. Sums accumulate in double; results are float32. Their derivatives are in
 // derivatives_loss.cpp and share the class-index helpers of loss_util.h.
@@ -65,11 +65,43 @@ Tensor nll_loss(const Tensor& logp, const Tensor& target, const IValue& weight,
                                         : total / weight_sum);
 }
 
+// PyTorch's cross_entropy_loss_prob_target: a float target of the input's shape holds
+// class probabilities, smoothed to t (1 - e) + e / C; each row's loss is
+// -sum_c w_c t_c logp_c, averaged over the rows for 'mean' (not over the weights).
+Tensor cross_entropy_prob(const Tensor& input, const Tensor& target, const IValue& weight,
+                          const IValue& reduction, int64_t ignore_index, double smoothing) {
+  if (ignore_index != -100) fail("ignore_index is not supported for floating point target");
+  const loss::Reduction mode = loss::reduction_of(reduction);
+  const loss::ClassLayout c = loss::prob_layout(input, weight);
+  const Tensor logp = loss::log_softmax_rows(input, c);
+  const Tensor w = loss::weight_of(weight);
+  const double k = smoothing / static_cast<double>(c.classes);
+  Tensor per = Tensor::empty(c.batched ? Shape{c.rows} : Shape{}, DType::Float32);
+  double total = 0;
+  for (int64_t i = 0; i < c.rows; ++i) {
+    double s = 0;
+    for (int64_t j = 0; j < c.classes; ++j) {
+      const int64_t at = i * c.classes + j;
+      const double t = target.data<float>()[at] * (1 - smoothing) + k;
+      s -= (w.defined() ? w.data<float>()[j] : 1.0) * t * logp.data<float>()[at];
+    }
+    per.data<float>()[i] = static_cast<float>(s);
+    total += s;
+  }
+  if (mode == loss::Reduction::None) return per;
+  if (mode == loss::Reduction::Sum) return Tensor::scalar(total);
+  return Tensor::scalar(c.rows == 0 ? std::numeric_limits<double>::quiet_NaN()
+                                    : total / static_cast<double>(c.rows));
+}
+
 Tensor cross_entropy(const Tensor& input, const Tensor& target, const IValue& weight,
                      const IValue& reduction, int64_t ignore_index, double smoothing) {
   require_float(input, "log_softmax_lastdim_kernel_impl");
   if (smoothing < 0 || smoothing > 1) {
     fail("label_smoothing must be between 0.0 and 1.0. Got: " + std::to_string(smoothing));
+  }
+  if (loss::is_prob_target(input, target)) {
+    return cross_entropy_prob(input, target, weight, reduction, ignore_index, smoothing);
   }
   const loss::ClassLayout c = loss::class_layout(input, target, weight);
   const Tensor logp = loss::log_softmax_rows(input, c);
@@ -102,10 +134,9 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const IValue& we
     }
     return out;
   }
-  double reduced = total;
-  if (mode == loss::Reduction::Mean) {
-    reduced = w.defined() ? total / weight_sum : total / static_cast<double>(c.rows);
-  }
+  // 'mean' divides by the summed weights of the rows kept (their count without weights),
+  // as the nll term does (PyTorch 1.13: smooth_loss.sum() / true_mask.sum()).
+  const double reduced = mode == loss::Reduction::Mean ? total / weight_sum : total;
   return Tensor::scalar((1 - smoothing) * nll.item() + reduced * k);
 }
 

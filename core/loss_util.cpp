@@ -42,6 +42,20 @@ Tensor reduce(const Tensor& per, Reduction mode) {
   return Tensor::scalar(s);
 }
 
+namespace {
+
+void check_weight(const IValue& weight, int64_t classes) {
+  if (!weight.is_none()) {
+    if (!weight.is_tensor() || weight.to_tensor().numel() != classes) {
+      fail("weight tensor should be defined either for all " + std::to_string(classes) +
+           " classes or no classes but got weight tensor of shape: [" +
+           (weight.is_tensor() ? std::to_string(weight.to_tensor().numel()) : std::string()) + "]");
+    }
+  }
+}
+
+}  // namespace
+
 ClassLayout class_layout(const Tensor& input, const Tensor& target, const IValue& weight) {
   ClassLayout c;
   if (input.dim() < 1 || input.dim() > 2) {
@@ -52,7 +66,7 @@ ClassLayout class_layout(const Tensor& input, const Tensor& target, const IValue
     fail(std::string("expected scalar type Long but found ") +
              (target.dtype() == DType::Float32 ? "Float" : "Bool"),
          "the target holds class indices as int64 (torch.tensor([0, 2]), y.long()); "
-         "targets of class probabilities are not supported by d2s");
+         "class probabilities are a float target of the input's shape");
   }
   c.batched = input.dim() == 2;
   c.rows = c.batched ? input.size(0) : 1;
@@ -65,13 +79,24 @@ ClassLayout class_layout(const Tensor& input, const Tensor& target, const IValue
     fail("Expected input batch_size (" + std::to_string(c.rows) + ") to match target batch_size (" +
          std::to_string(target.size(0)) + ").");
   }
-  if (!weight.is_none()) {
-    if (!weight.is_tensor() || weight.to_tensor().numel() != c.classes) {
-      fail("weight tensor should be defined either for all " + std::to_string(c.classes) +
-           " classes or no classes but got weight tensor of shape: [" +
-           (weight.is_tensor() ? std::to_string(weight.to_tensor().numel()) : std::string()) + "]");
-    }
+  check_weight(weight, c.classes);
+  return c;
+}
+
+bool is_prob_target(const Tensor& input, const Tensor& target) {
+  return target.dtype() == DType::Float32 && target.shape() == input.shape();
+}
+
+ClassLayout prob_layout(const Tensor& input, const IValue& weight) {
+  if (input.dim() < 1 || input.dim() > 2) {
+    fail("d2s's cross_entropy takes input of shape [C] or [N, C], got " +
+         std::to_string(input.dim()) + "D (class-probability targets)");
   }
+  ClassLayout c;
+  c.batched = input.dim() == 2;
+  c.rows = c.batched ? input.size(0) : 1;
+  c.classes = input.size(-1);
+  check_weight(weight, c.classes);
   return c;
 }
 

@@ -26,6 +26,10 @@ struct ClassLayout {
   bool batched = true;
 };
 ClassLayout class_layout(const Tensor& input, const Tensor& target, const IValue& weight);
+// cross_entropy's targets of class probabilities: a float target of the input's shape
+// (PyTorch's test), and the layout of such an input ([C] or [N, C]) with the weight's check.
+bool is_prob_target(const Tensor& input, const Tensor& target);
+ClassLayout prob_layout(const Tensor& input, const IValue& weight);
 // The class weights as a float tensor, or undefined for None.
 Tensor weight_of(const IValue& weight);
 // log_softmax over each row's classes, in double, as float32.

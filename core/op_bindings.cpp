@@ -144,6 +144,14 @@ constexpr const char* kCommonTensorOps[] = {
 constexpr const char* kMethodOnlyTensorOps[] = {
     "index_put_", "scatter_", "scatter_add_", "new_zeros", "new_ones", "new_full", "new_empty"};
 
+// The in-place activations (kernels_inplace.cpp): Tensor methods, torch.X and F.X as
+// PyTorch 1.13 spells each.
+constexpr const char* kInplaceMethods[] = {"sigmoid_", "tanh_", "clamp_min_", "clamp_max_"};
+constexpr const char* kTorchInplace[] = {"relu_",      "selu_",    "sigmoid_",
+                                         "tanh_",      "clamp_",   "clamp_min_",
+                                         "clamp_max_", "dropout_", "feature_dropout_"};
+constexpr const char* kFunctionalInplace[] = {"relu_", "leaky_relu_", "elu_", "hardtanh_", "selu_"};
+
 constexpr const char* kFunctional[] = {"relu",
                                        "gelu",
                                        "silu",
@@ -198,6 +206,10 @@ const Table& functions() {
       t[std::string("torch.nn.functional.") + n] = std::string("aten::") + n;
     }
     for (const char* n : kMath) t[std::string("math.") + n] = std::string("aten::") + n;
+    for (const char* n : kTorchInplace) t[std::string("torch.") + n] = std::string("aten::") + n;
+    for (const char* n : kFunctionalInplace) {
+      t[std::string("torch.nn.functional.") + n] = std::string("aten::") + n;
+    }
     t["torch.nn.functional.cross_entropy"] = "aten::cross_entropy_loss";
     t["torch.einsum"] = "aten::einsum";
     t["torch.conv1d"] = "aten::conv1d";
@@ -247,6 +259,7 @@ const Table& methods() {
     for (const char* n : kMethodOnly) t[n] = std::string("aten::") + n;
     for (const char* n : kCommonTensorOps) t[n] = std::string("aten::") + n;
     for (const char* n : kMethodOnlyTensorOps) t[n] = std::string("aten::") + n;
+    for (const char* n : kInplaceMethods) t[n] = std::string("aten::") + n;
     t["clip"] = "aten::clamp";
     t["absolute"] = "aten::abs";
     t["negative"] = "aten::neg";

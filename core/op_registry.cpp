@@ -8,6 +8,12 @@
 #include "core/error.h"
 #include "core/kernels.h"
 
+// kernels_inplace.cpp: the in-place activations and dropout (sigmoid_, elu_, dropout_,
+// ...), registered last as they reuse the out-of-place kernels.
+namespace d2s::kernels {
+void register_inplace(OpRegistry& r);
+}  // namespace d2s::kernels
+
 namespace d2s {
 
 namespace {
@@ -258,6 +264,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_sort(r);
     kernels::register_tensorops(r);
     kernels::register_einsum(r);
+    kernels::register_inplace(r);  // after the out-of-place ops it writes back
     register_derivatives(r);
     return r;
   }();

@@ -308,11 +308,7 @@ void construct_layer(Interpreter& in, const IValue& self, InstanceValue& inst, V
     for (size_t i = 0; i < a.size(); ++i) {
       const std::string name = act->params[i].name;
       if (name == "inplace") {
-        if (in.truthy(a[i], range)) {
-          in.fail("nn." + inst.type + "(inplace=True) is not supported by d2s", range,
-                  "use inplace=False (the default); the result is the same value");
-        }
-        in.setattr(self, name, IValue(false), range);
+        in.setattr(self, name, IValue(in.truthy(a[i], range)), range);
       } else if (name == "dim") {
         in.setattr(self, name,
                    a[i].is_none() ? IValue()
@@ -353,7 +349,11 @@ LayerCall layer_call(const InstanceValue& m, const SourceRange& range) {
   const std::string d = std::to_string(spec.spatial) + "d";
   LayerCall call;
   if (const ActivationSpec* act = activation_of(type)) {
-    call.op = act->op;
+    // inplace=True overwrites the input: the op's in-place form (aten::hardtanh_, ...),
+    // as PyTorch's forward calls F.<op>(input, ..., inplace=True).
+    const IValue* inplace = m.get("inplace");
+    call.op =
+        std::string(act->op) + (inplace && inplace->is_bool() && inplace->to_bool() ? "_" : "");
     call.args = {input()};
     for (const char* name : act->op_attrs) call.args.push_back(constant(get(m, name)));
     return call;
@@ -445,12 +445,20 @@ std::string layer_extra_repr(const Interpreter& in, const InstanceValue& m) {
   const std::string& type = m.type;
   if (is_norm_layer_class(type)) return norm_extra_repr(in, m);
   auto s = [&](const char* name) { return in.py_str(get(m, name)); };
-  if (type == "LeakyReLU") return "negative_slope=" + s("negative_slope");
+  // PyTorch's activations append "inplace=True" only when set.
+  const IValue* inplace_attr = m.get("inplace");
+  const bool inplace = inplace_attr && inplace_attr->is_bool() && inplace_attr->to_bool();
+  auto with_inplace = [&](std::string out) {
+    if (inplace) out += out.empty() ? "inplace=True" : ", inplace=True";
+    return out;
+  };
+  if (type == "LeakyReLU") return with_inplace("negative_slope=" + s("negative_slope"));
   if (type == "Softplus") return "beta=" + s("beta") + ", threshold=" + s("threshold");
   if (type == "Softmax" || type == "LogSoftmax") return "dim=" + s("dim");
-  if (type == "Hardtanh") return "min_val=" + s("min_val") + ", max_val=" + s("max_val");
-  if (type == "ELU") return "alpha=" + s("alpha");
-  if (activation_of(type)) return "";  // SiLU, ReLU6, SELU
+  if (type == "Hardtanh")
+    return with_inplace("min_val=" + s("min_val") + ", max_val=" + s("max_val"));
+  if (type == "ELU") return with_inplace("alpha=" + s("alpha"));
+  if (activation_of(type)) return with_inplace("");  // SiLU, ReLU6, SELU
   if (starts(type, "Conv")) {
     const int n = spec_of(type).spatial;
     auto all = [&](const char* name, int64_t v) {

@@ -238,8 +238,9 @@ IValue Interpreter::forward_nn(InstanceValue& m, ValueList args, Kwargs kwargs,
           range);
     }
     case NnKind::Dropout:
-      return call_op("aten::dropout", {x, attr("p"), IValue(truthy(attr("training"), range))}, {},
-                     range);
+      // Dropout(inplace=True) writes into its input: aten::dropout_, as PyTorch's.
+      return call_op(truthy(attr("inplace"), range) ? "aten::dropout_" : "aten::dropout",
+                     {x, attr("p"), IValue(truthy(attr("training"), range))}, {}, range);
     case NnKind::Layer:
       return layer_forward(*this, m, x, range);
     case NnKind::Sequential: {

@@ -213,12 +213,8 @@ void construct_norm_layer(Interpreter& in, const IValue& self, InstanceValue& in
           "ValueError: dropout probability has to be between 0 and 1, but got " + in.py_str(a[0]),
           range);
     }
-    if (in.truthy(a[1], range)) {
-      in.fail("nn.Dropout2d(inplace=True) is not supported by d2s", range,
-              "use inplace=False (the default); the result is the same value");
-    }
     in.setattr(self, "p", a[0], range);
-    in.setattr(self, "inplace", IValue(false), range);
+    in.setattr(self, "inplace", IValue(in.truthy(a[1], range)), range);
   }
 }
 
@@ -238,7 +234,9 @@ LayerCall norm_layer_call(const InstanceValue& m) {
     call.args = {input(), constant(get(m, "dim"))};
   } else {  // Dropout2d
     const IValue p = get(m, "p");
-    call.op = "aten::feature_dropout";
+    const IValue inplace = get(m, "inplace");
+    call.op =
+        inplace.is_bool() && inplace.to_bool() ? "aten::feature_dropout_" : "aten::feature_dropout";
     call.args = {input(), constant(IValue(p.to_double())), constant(get(m, "training"))};
   }
   return call;

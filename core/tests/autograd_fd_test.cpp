@@ -329,6 +329,27 @@ const std::map<std::string, Case>& cases() {
     };
     // The in-place forms: self is overwritten, so only the other arguments are checked.
     c["aten::relu_"] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
+    // kernels_inplace.cpp: the activations and dropout written back into self, with the
+    // out-of-place cases' arguments (their derivatives read the result or a copy of self).
+    for (const char* n :
+         {"aten::sigmoid_", "aten::tanh_", "aten::silu_", "aten::relu6_", "aten::selu_"}) {
+      c[n] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
+    }
+    c["aten::clamp_min_"] = [](Inputs& in) { return ValueList{in.t({2, 3}), IValue(0.05)}; };
+    c["aten::clamp_max_"] = [](Inputs& in) { return ValueList{in.t({2, 3}), IValue(0.05)}; };
+    c["aten::leaky_relu_"] = [](Inputs& in) { return ValueList{in.t({2, 3}), IValue(0.1)}; };
+    c["aten::hardtanh_"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}, Kind::Unit), IValue(-0.05), IValue(0.9)};
+    };
+    c["aten::elu_"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}), IValue(1.5), IValue(1.2), IValue(0.8)};
+    };
+    c["aten::dropout_"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3}), IValue(0.5), IValue(true)};
+    };
+    c["aten::feature_dropout_"] = [](Inputs& in) {
+      return ValueList{in.t({2, 3, 2}), IValue(0.5), IValue(true)};
+    };
     c["aten::zero_"] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
     c["aten::clamp_"] = [](Inputs& in) { return ValueList{in.t({2, 3}), -0.5, 0.5}; };
     c["aten::fill_.Scalar"] = [](Inputs& in) { return ValueList{in.t({2, 3}), 2.0}; };
