@@ -69,15 +69,19 @@ void Lowerer::lower_if(const ast::If& stmt, GuardScope& guards) {
   auto then_env = std::make_unique<Environment>(env_);
   auto else_env = std::make_unique<Environment>(env_);
   Environment* outer = env_;
+  // A condition known at conversion time (`if self.downsample is not None:` with the
+  // attribute None) leaves the other arm empty, as TorchScript's metacompilation does:
+  // that arm never runs, and may use what only the taken one can (calling the module).
+  const std::optional<bool> known = constant_bool(cond);
   {
     ir::WithInsertPoint guard(graph_, view.then_block());
     env_ = then_env.get();
-    lower_body(stmt.body);
+    if (!known || *known) lower_body(stmt.body);
   }
   {
     ir::WithInsertPoint guard(graph_, view.else_block());
     env_ = else_env.get();
-    lower_body(stmt.orelse);
+    if (!known || !*known) lower_body(stmt.orelse);
   }
   env_ = outer;
   ExitState then_exit = exit_state(*then_env, flag::Skip);

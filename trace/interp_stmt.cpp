@@ -369,9 +369,12 @@ void Interpreter::exec_import_from(const ast::ImportFrom& s) {
   if (s.module == "__future__") return;  // `from __future__ import annotations`
   if (!importable(s.module)) {
     for (const ast::ImportAlias& alias : s.names) {
+      // `from collections import OrderedDict`: a piece d2s implements, or a foreign name.
+      std::optional<IValue> known = stdlib_value(s.module + "." + alias.name);
       store_name(alias.asname.empty() ? alias.name : alias.asname,
-                 IValue(std::static_pointer_cast<Object>(
-                     std::make_shared<ForeignValue>(s.module + "." + alias.name, alias.range))));
+                 known ? *known
+                       : IValue(std::static_pointer_cast<Object>(std::make_shared<ForeignValue>(
+                             s.module + "." + alias.name, alias.range))));
     }
     return;
   }
