@@ -70,8 +70,10 @@ void Lowerer::lower_if(const ast::If& stmt, GuardScope& guards) {
   auto else_env = std::make_unique<Environment>(env_);
   Environment* outer = env_;
   // A condition known at conversion time (`if self.downsample is not None:` with the
-  // attribute None) leaves the other arm empty, as TorchScript's metacompilation does:
-  // that arm never runs, and may use what only the taken one can (calling the module).
+  // attribute None) leaves the other arm unlowered, as TorchScript's metacompilation
+  // does: that arm never runs, and may use what only the taken one can (calling the
+  // module). It binds what the taken arm binds, to placeholders it never computes (the
+  // same exit flags when they are constants), so the If merges as the taken arm alone.
   const std::optional<bool> known = constant_bool(cond);
   {
     ir::WithInsertPoint guard(graph_, view.then_block());
@@ -84,6 +86,22 @@ void Lowerer::lower_if(const ast::If& stmt, GuardScope& guards) {
     if (!known || !*known) lower_body(stmt.orelse);
   }
   env_ = outer;
+  if (known) {
+    Environment& taken = *known ? *then_env : *else_env;
+    Environment& dead = *known ? *else_env : *then_env;
+    ir::WithInsertPoint guard(graph_, *known ? view.else_block() : view.then_block());
+    for (const std::string& name : taken.assigned()) {
+      const Binding* b = taken.find_local(name);
+      if (!b || b->is_poisoned()) continue;
+      if (!b->value.is_value()) {
+        dead.set(name, *b);  // a module or function: a conversion-time object
+      } else if (std::optional<bool> c = constant_bool(b->value.value)) {
+        dead.set_value(name, bool_const(*c));
+      } else {
+        dead.set_value(name, uninitialized(b->value.value->type(), stmt.range));
+      }
+    }
+  }
   ExitState then_exit = exit_state(*then_env, flag::Skip);
   ExitState else_exit = exit_state(*else_env, flag::Skip);
   // One arm always leaves: what follows runs only after the other arm, so it is
