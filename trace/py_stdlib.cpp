@@ -162,9 +162,13 @@ IValue Interpreter::call_stdlib_name(const std::string& q, ValueList args, Kwarg
     }
     std::set<std::string> seen;
     for (const std::string& f : fields) {
-      if (!is_identifier(f) || f[0] == '_') {
+      if (!is_identifier(f)) {
         fail("ValueError: Type names and field names must be valid identifiers: " +
                  py_repr(IValue(f)),
+             range);
+      }
+      if (f[0] == '_') {
+        fail("ValueError: Field names cannot start with an underscore: " + py_repr(IValue(f)),
              range);
       }
       if (!seen.insert(f).second) {
