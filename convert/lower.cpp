@@ -7,6 +7,7 @@
 #include "convert/lowerer.h"
 #include "convert/passes.h"
 #include "parse/parser.h"
+#include "trace/interp.h"
 #include "trace/interpreter.h"
 #include "trace/py_objects.h"
 
@@ -126,11 +127,24 @@ bool implemented_module(const std::string& qualname) {
          qualname == "__future__" || qualname == "dataclasses" || qualname == "copy";
 }
 
+// Modules d2s implements in part (trace/py_stdlib.cpp): the names it knows resolve.
+bool partial_module(const std::string& qualname) {
+  return qualname == "numpy" || qualname == "numbers" || qualname == "collections" ||
+         qualname == "functools" || qualname == "itertools" || qualname == "warnings";
+}
+
 void collect_globals(const ast::Module& module, Globals* g) {
   for (const ast::StmtPtr& s : module.body) {
     switch (s->kind) {
       case ast::StmtKind::Import:
         for (const auto& alias : s->as<ast::Import>().names) {
+          if (partial_module(alias.name)) {
+            const std::string bound = !alias.asname.empty() ? alias.asname : alias.name;
+            g->names[bound] = Sugared::of_kind(Sugared::Kind::Namespace, alias.name);
+            g->partial_modules[bound] = {alias.name, alias.range};
+            g->foreign.erase(bound);
+            continue;
+          }
           if (!implemented_module(alias.name)) {
             std::string head = alias.name.substr(0, alias.name.find('.'));
             std::string bound = !alias.asname.empty() ? alias.asname : head;
@@ -153,6 +167,22 @@ void collect_globals(const ast::Module& module, Globals* g) {
         const auto& imp = s->as<ast::ImportFrom>();
         for (const auto& alias : imp.names) {
           const std::string& bound = alias.asname.empty() ? alias.name : alias.asname;
+          if (partial_module(imp.module)) {
+            std::optional<IValue> v =
+                interp::Interpreter::stdlib_value(imp.module + "." + alias.name);
+            if (v && interp::as_obj<interp::BuiltinValue>(*v)) {
+              g->names[bound] =
+                  Sugared::of_kind(Sugared::Kind::Builtin, imp.module + "." + alias.name);
+              g->foreign.erase(bound);
+              continue;
+            }
+            if (v) {
+              g->constants[bound] = *v;
+              g->names.erase(bound);
+              g->foreign.erase(bound);
+              continue;
+            }
+          }
           if (!implemented_module(imp.module)) {
             g->foreign[bound] = {imp.module.substr(0, imp.module.find('.')), alias.range};
             g->names.erase(bound);
@@ -186,9 +216,32 @@ void collect_globals(const ast::Module& module, Globals* g) {
       case ast::StmtKind::Assign: {
         const auto& a = s->as<ast::Assign>();
         auto v = literal_value(*a.value);
+        // `Point = namedtuple("Point", ...)`: a class the interpreter makes; the parse
+        // route names it in its refusal when converted code creates one.
+        bool namedtuple_class = false;
+        if (a.value->kind == ast::ExprKind::Call) {
+          const ast::Expr& f = *a.value->as<ast::Call>().func;
+          if (f.kind == ast::ExprKind::Name) {
+            auto it = g->names.find(f.as<ast::Name>().id);
+            namedtuple_class = it != g->names.end() && it->second.name == "collections.namedtuple";
+          } else if (f.kind == ast::ExprKind::Attribute) {
+            const auto& at = f.as<ast::Attribute>();
+            auto it = at.value->kind == ast::ExprKind::Name
+                          ? g->names.find(at.value->as<ast::Name>().id)
+                          : g->names.end();
+            namedtuple_class =
+                it != g->names.end() && it->second.name == "collections" && at.attr == "namedtuple";
+          }
+        }
         for (const auto& t : a.targets) {
           if (t->kind != ast::ExprKind::Name) continue;
           const std::string& name = t->as<ast::Name>().id;
+          if (namedtuple_class) {
+            g->names[name] =
+                Sugared::of_kind(Sugared::Kind::Builtin, "collections.namedtuple:" + name);
+            g->constants.erase(name);
+            continue;
+          }
           if (v) {
             g->constants[name] = *v;
             g->names.erase(name);

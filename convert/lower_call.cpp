@@ -74,6 +74,10 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
     case Sugared::Kind::Module:
       return call_module(callee, args, range);
     case Sugared::Kind::Method:
+      if (callee.module && !callee.fn &&
+          callee.module->instance->nn == interp::NnKind::ModuleDict && callee.name != "forward") {
+        return call_module_dict_method(callee, args, range);
+      }
       if (callee.module && !callee.fn) return call_nn_forward(callee, args, range);  // super()
       if (callee.module) {
         const std::string& type = callee.module->instance->type;
@@ -89,6 +93,10 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
       fail("TypeError: 'module' object is not callable", range);
     case Sugared::Kind::Super:
       fail("TypeError: 'super' object is not callable", range);
+    case Sugared::Kind::Partial:
+      return call_partial(callee, std::move(args), range);
+    case Sugared::Kind::Items:
+      fail("TypeError: 'tuple' object is not callable", range);
     case Sugared::Kind::Value:
       fail("TypeError: '" + callee.value->type().str() + "' object is not callable", range);
   }
@@ -176,6 +184,7 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
 
 Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const SourceRange& range) {
   if (std::optional<Sugared> r = call_iter_builtin(q, args, range)) return *r;
+  if (std::optional<Sugared> r = call_stdlib(q, args, range)) return *r;
   auto value_args = [&]() {
     std::vector<ir::Value*> vs;
     for (const CallArg& a : args.positional) vs.push_back(as_value(a.value, a.range));
@@ -217,6 +226,10 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     // len(self.blocks) of an nn.Sequential / nn.ModuleList: known at conversion time.
     if (args.positional[0].value.kind == Sugared::Kind::Module) {
       const size_t n = module_children(args.positional[0].value, range).size();
+      return Sugared::of(constant(IValue(static_cast<int64_t>(n)), range));
+    }
+    if (args.positional[0].value.kind == Sugared::Kind::Items) {
+      const size_t n = args.positional[0].value.items->size();
       return Sugared::of(constant(IValue(static_cast<int64_t>(n)), range));
     }
     ir::Value* v = value_args()[0];

@@ -134,7 +134,8 @@ std::optional<Sugared> Lowerer::class_attribute(const std::string& class_name,
 std::vector<Sugared> Lowerer::spread_items(const ast::Starred& starred) {
   const SourceRange& range = starred.value->range;
   Sugared s = emit_sugared(*starred.value);
-  if (s.kind == Sugared::Kind::Module) return module_children(s, range);
+  if (s.kind == Sugared::Kind::Module) return module_items(s, range);
+  if (s.kind == Sugared::Kind::Items) return *s.items;
   if (s.is_value()) {
     ir::Value* v = s.value;
     if (v->type().kind == TypeKind::Tuple) {
@@ -232,13 +233,18 @@ std::optional<Sugared> Lowerer::call_reflection(const std::string& q, CallArgs& 
               (container == interp::NnKind::ModuleList && n == "torch.nn.ModuleList");
     } else if (obj.is_value()) {
       const ir::Type& ty = obj.value->type();
-      match = (n == "torch.Tensor" && ty.is_tensor()) ||
-              (n == "int" && (ty.kind == TypeKind::Int || ty.kind == TypeKind::Bool)) ||
-              (n == "float" && ty.kind == TypeKind::Float) ||
-              (n == "bool" && ty.kind == TypeKind::Bool) ||
-              (n == "str" && ty.kind == TypeKind::Str) ||
-              (n == "tuple" && ty.kind == TypeKind::Tuple) ||
-              (n == "list" && ty.kind == TypeKind::List);
+      const bool number =
+          ty.kind == TypeKind::Int || ty.kind == TypeKind::Bool || ty.kind == TypeKind::Float;
+      match =
+          ((n == "numbers.Number" || n == "numbers.Real" || n == "numbers.Complex") && number) ||
+          ((n == "numbers.Integral" || n == "numbers.Rational") &&
+           (ty.kind == TypeKind::Int || ty.kind == TypeKind::Bool)) ||
+          (n == "torch.Tensor" && ty.is_tensor()) ||
+          (n == "int" && (ty.kind == TypeKind::Int || ty.kind == TypeKind::Bool)) ||
+          (n == "float" && ty.kind == TypeKind::Float) ||
+          (n == "bool" && ty.kind == TypeKind::Bool) || (n == "str" && ty.kind == TypeKind::Str) ||
+          (n == "tuple" && ty.kind == TypeKind::Tuple) ||
+          (n == "list" && ty.kind == TypeKind::List);
       if (ty.kind == TypeKind::Any) {
         fail("isinstance() of a value of unknown type is not supported by the parse route", range,
              "eager and trace modes run it");

@@ -25,6 +25,10 @@ std::string Sugared::describe() const {
       return "method '" + name + "'";
     case Kind::Super:
       return "super() of class '" + name + "'";
+    case Kind::Items:
+      return fields ? "a namedtuple" : "a tuple of modules or other conversion-time values";
+    case Kind::Partial:
+      return "a functools.partial";
   }
   return "?";
 }
@@ -42,6 +46,9 @@ bool Sugared::same_as(const Sugared& o) const {
         return module && o.module && module->instance == o.module->instance;
       }
       return true;
+    case Kind::Items:
+    case Kind::Partial:
+      return items == o.items;
     default:
       return name == o.name && fn == o.fn && cls == o.cls;
   }

@@ -49,6 +49,11 @@ struct Sugared {
     Module,     // an nn.Module instance (module)
     Method,     // a method bound to a receiver: value's or module's `name`
     Super,      // super() in a method of class `name`, for the instance `module`
+    Items,      // a tuple known item by item at conversion time (`items`), such as the
+                // (key, module) pairs of ModuleDict.items() or a namedtuple attribute
+                // (`fields` names the items): unrolled, never a value
+    Partial,    // functools.partial: `items` holds the callee, then the stored
+                // arguments, the last `keyword_names.size()` of them keywords
   };
   Kind kind = Kind::Value;
   ir::Value* value = nullptr;
@@ -59,6 +64,10 @@ struct Sugared {
   // A nested def or lambda (kind Function): the serial of the inlined call that
   // defined it, whose variables it reads; -1 for a top-level function.
   int closure = -1;
+  // Kind Items and Partial: the items.
+  std::shared_ptr<const std::vector<Sugared>> items;
+  std::shared_ptr<const std::vector<std::string>> fields;  // a namedtuple's field names
+  std::vector<std::string> keyword_names;                  // Partial's stored keywords
 
   static Sugared of(ir::Value* v) {
     Sugared s;
@@ -69,6 +78,12 @@ struct Sugared {
     Sugared s;
     s.kind = k;
     s.name = std::move(name);
+    return s;
+  }
+  static Sugared of_items(std::vector<Sugared> v) {
+    Sugared s;
+    s.kind = Kind::Items;
+    s.items = std::make_shared<const std::vector<Sugared>>(std::move(v));
     return s;
   }
   bool is_value() const { return kind == Kind::Value; }

@@ -1,6 +1,7 @@
 // Expressions: names, constants, attributes, operators, conditions (with `and` / `or`
 // short-circuiting through prim::If, as TorchScript does), subscripts, f-strings,
 // tuples and lists.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -73,6 +74,14 @@ ir::Value* Lowerer::constant(const IValue& v, const SourceRange& range) {
 
 ir::Value* Lowerer::as_value(const Sugared& s, const SourceRange& range) {
   if (s.is_value()) return s.value;
+  if (s.kind == Sugared::Kind::Items &&
+      std::all_of(s.items->begin(), s.items->end(),
+                  [](const Sugared& i) { return i.is_value(); })) {
+    // A tuple of values known item by item (a namedtuple): the tuple itself.
+    std::vector<ir::Value*> items;
+    for (const Sugared& i : *s.items) items.push_back(i.value);
+    return make_tuple(items, range);
+  }
   fail("expected a value here, but this is " + s.describe(), range,
        s.kind == Sugared::Kind::Method || s.kind == Sugared::Kind::Function ||
                s.kind == Sugared::Kind::Builtin
@@ -286,6 +295,9 @@ ir::Value* Lowerer::emit_condition(const ast::Expr& e) {
   if (e.kind == ast::ExprKind::Compare) {
     // a < b < c is (a < b) and (b < c), with b evaluated once.
     const auto& c = e.as<ast::Compare>();
+    // One comparison as emit_sugared makes it: `self.downsample is not None` of a module,
+    // `key in self.heads`, decided at conversion time.
+    if (c.ops.size() == 1) return to_bool(as_value(emit_sugared(e), e.range), e.range);
     std::vector<std::function<ir::Value*()>> terms;
     auto left = std::make_shared<ir::Value*>(nullptr);
     for (size_t i = 0; i < c.ops.size(); ++i) {
@@ -484,7 +496,8 @@ std::vector<ir::Value*> Lowerer::tuple_items(ir::Value* tuple, const SourceRange
 
 std::vector<Sugared> Lowerer::unpack(const Sugared& value, const SourceRange& range) {
   std::vector<Sugared> out;
-  if (value.kind == Sugared::Kind::Module) return module_children(value, range);
+  if (value.kind == Sugared::Kind::Module) return module_items(value, range);
+  if (value.kind == Sugared::Kind::Items) return *value.items;
   if (!value.is_value()) fail("cannot unpack " + value.describe(), range);
   ir::Value* v = value.value;
   if (v->type().kind == TypeKind::Tuple) {

@@ -78,14 +78,17 @@ std::optional<std::vector<Sugared>> Lowerer::known_items(const ast::Expr& iter) 
     Sugared callee = emit_sugared(*call.func);
     CallArgs args = emit_args(call);
     Sugared v = call_sugared(callee, std::move(args), call.range);
-    if (v.kind == Sugared::Kind::Module || v.is_value()) return items_of(v, iter.range);
+    if (v.kind == Sugared::Kind::Module || v.kind == Sugared::Kind::Items || v.is_value()) {
+      return items_of(v, iter.range);
+    }
     return std::nullopt;
   }
   return items_of(emit_sugared(iter), iter.range);
 }
 
 std::optional<std::vector<Sugared>> Lowerer::items_of(const Sugared& v, const SourceRange& range) {
-  if (v.kind == Sugared::Kind::Module) return module_children(v, range);
+  if (v.kind == Sugared::Kind::Module) return module_items(v, range);
+  if (v.kind == Sugared::Kind::Items) return *v.items;
   if (!v.is_value()) return std::nullopt;
   if (std::optional<IValue> c = constant_value(v.value); c && (c->is_list() || c->is_tuple())) {
     // A list or tuple frozen from a module attribute (`self.sizes`): its items.
@@ -275,8 +278,17 @@ std::optional<Sugared> Lowerer::call_iter_builtin(const std::string& q, CallArgs
       if (!c || !c->is_int()) fail("enumerate(start=) must be a constant int here", s->range);
       start = c->to_int();
     }
+    std::vector<Sugared> items = arg_items(0);
+    if (!std::all_of(items.begin(), items.end(), [](const Sugared& s) { return s.is_value(); })) {
+      // enumerate(self.blocks): (index, module) pairs, unrolled where they are used.
+      std::vector<Sugared> pairs;
+      for (const Sugared& item : items) {
+        pairs.push_back(Sugared::of_items({Sugared::of(constant(IValue(start++), range)), item}));
+      }
+      return Sugared::of_items(std::move(pairs));
+    }
     std::vector<ir::Value*> rows;
-    for (const Sugared& item : arg_items(0)) {
+    for (const Sugared& item : items) {
       rows.push_back(make_tuple({constant(IValue(start++), range), as_value(item, range)}, range));
     }
     if (rows.empty()) fail("enumerate() of an empty sequence in the parse route", range);
@@ -288,6 +300,20 @@ std::optional<Sugared> Lowerer::call_iter_builtin(const std::string& q, CallArgs
     for (size_t i = 0; i < args.positional.size(); ++i) {
       lists.push_back(arg_items(i));
       n = std::min(n, lists.back().size());
+    }
+    bool all_values = true;
+    for (const auto& l : lists) {
+      for (size_t k = 0; k < n; ++k) all_values = all_values && l[k].is_value();
+    }
+    if (!all_values) {
+      // zip(self.heads, names): rows holding modules, unrolled where they are used.
+      std::vector<Sugared> rows;
+      for (size_t k = 0; k < n; ++k) {
+        std::vector<Sugared> row;
+        for (const auto& l : lists) row.push_back(l[k]);
+        rows.push_back(Sugared::of_items(std::move(row)));
+      }
+      return Sugared::of_items(std::move(rows));
     }
     std::vector<ir::Value*> rows;
     for (size_t k = 0; k < n; ++k) {
@@ -312,7 +338,14 @@ std::optional<Sugared> Lowerer::call_iter_builtin(const std::string& q, CallArgs
     if (terms.empty()) return Sugared::of(bool_const(q == "all"));
     return Sugared::of(emit_short_circuit(terms, q == "all", range));
   }
-  std::vector<ir::Value*> vs = values(arg_items(0));
+  std::vector<Sugared> items = arg_items(0);
+  if (!std::all_of(items.begin(), items.end(), [](const Sugared& s) { return s.is_value(); })) {
+    // reversed(self.blocks), list(d.values()): modules stay conversion-time items.
+    if (q == "reversed") std::reverse(items.begin(), items.end());
+    if (q == "sum" || q == "any" || q == "all") values(items);  // the error for a module
+    return Sugared::of_items(std::move(items));
+  }
+  std::vector<ir::Value*> vs = values(items);
   if (q == "reversed") std::reverse(vs.begin(), vs.end());
   if (q == "tuple") return Sugared::of(make_tuple(vs, range));
   if (vs.empty()) fail("an empty list() in the parse route", range);

@@ -62,11 +62,11 @@ std::optional<Type> join_types(const Type& a, const Type& b) {
 
 void Lowerer::lower_if(const ast::If& stmt, GuardScope& guards) {
   ir::Value* cond = emit_condition(*stmt.test);
-  if (std::optional<IValue> known = constant_value(cond); known && known->is_bool()) {
+  if (const std::optional<bool> known = constant_bool(cond)) {
     // Decided at conversion time (`if self.downsample is not None:`, a module's flag):
     // only the arm that runs is lowered, in place, as TorchScript's static if does, so
     // the other arm may use what does not exist here (`x + self.bias` when bias is None).
-    lower_body(known->to_bool() ? stmt.body : stmt.orelse);
+    lower_body(*known ? stmt.body : stmt.orelse);
     return;
   }
   ir::Node* n = graph_.insert(ir::kind::If, {cond}, 0, stmt.range);

@@ -99,8 +99,9 @@ void Lowerer::lower_for(const ast::For& stmt) {
     iterable = emit_sugared(iter);
   }
   if (iterable.kind == Sugared::Kind::Module) {
-    return lower_unrolled(stmt, module_children(iterable, iter.range));
+    return lower_unrolled(stmt, module_items(iterable, iter.range));
   }
+  if (iterable.kind == Sugared::Kind::Items) return lower_unrolled(stmt, *iterable.items);
   if (!iterable.is_value()) {
     fail("cannot iterate over " + iterable.describe(), iter.range);
   }

@@ -120,6 +120,11 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
     auto it = globals_.parameters.find(ref.qualify(attr));
     if (it != globals_.parameters.end()) return Sugared::of(it->second);
   }
+  if (inst.nn == NnKind::ModuleDict && (attr == "keys" || attr == "values" || attr == "items")) {
+    Sugared m = Sugared::of_kind(Sugared::Kind::Method, attr);
+    m.module = module.module;
+    return m;
+  }
   if (const IValue* v = inst.get(attr)) {
     if (as_instance(*v)) {
       Sugared s = Sugared::of_kind(Sugared::Kind::Module, ref.qualify(attr));
@@ -138,9 +143,11 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
       return Sugared::of_kind(Sugared::Kind::Builtin, b->qualname);
     }
     if (v->is_object()) {
+      // A namedtuple or a functools.partial kept by __init__ (lower_stdlib.cpp).
+      if (std::optional<Sugared> s = python_object(*v, range)) return *s;
       fail("the attribute '" + attr + "' of '" + inst.type + "' (a " + v->type_name() +
                ") cannot be used by the parse route",
-           range);
+           range, "eager and trace modes (d2s run --mode eager, or --mode trace) run it");
     }
     if (v->is_tensor() && listed(inst.buffers, attr)) {
       // A buffer: one constant for every read, as TorchScript's prim::GetAttr reads the
@@ -183,13 +190,58 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
 std::vector<Sugared> Lowerer::module_children(const Sugared& module, const SourceRange& range) {
   const ModuleRef& ref = *module.module;
   const InstanceValue& inst = *ref.instance;
-  if (inst.nn != NnKind::Sequential && inst.nn != NnKind::ModuleList) {
+  if (inst.nn != NnKind::Sequential && inst.nn != NnKind::ModuleList &&
+      inst.nn != NnKind::ModuleDict) {
     fail("'" + inst.type + "' object is not iterable", range,
-         "only nn.Sequential and nn.ModuleList can be iterated over");
+         "only nn.Sequential, nn.ModuleList and nn.ModuleDict can be iterated over");
   }
   std::vector<Sugared> out;
   for (const std::string& c : inst.children) out.push_back(module_attribute(module, c, range));
   return out;
+}
+
+std::vector<Sugared> Lowerer::module_items(const Sugared& module, const SourceRange& range) {
+  std::vector<Sugared> children = module_children(module, range);
+  if (module.module->instance->nn != NnKind::ModuleDict) return children;
+  std::vector<Sugared> keys;
+  for (const std::string& c : module.module->instance->children) {
+    keys.push_back(Sugared::of(constant(IValue(c), range)));
+  }
+  return keys;
+}
+
+Sugared Lowerer::call_module_dict_method(const Sugared& method, CallArgs& args,
+                                         const SourceRange& range) {
+  if (!args.positional.empty() || !args.keywords.empty()) {
+    fail("TypeError: ModuleDict." + method.name + "() takes no arguments", range);
+  }
+  Sugared module = Sugared::of_kind(Sugared::Kind::Module, method.module->prefix);
+  module.module = method.module;
+  std::vector<Sugared> keys = module_items(module, range);
+  std::vector<Sugared> values = module_children(module, range);
+  if (method.name == "keys") return Sugared::of_items(std::move(keys));
+  if (method.name == "values") return Sugared::of_items(std::move(values));
+  std::vector<Sugared> pairs;
+  for (size_t i = 0; i < keys.size(); ++i) pairs.push_back(Sugared::of_items({keys[i], values[i]}));
+  return Sugared::of_items(std::move(pairs));
+}
+
+Sugared Lowerer::module_dict_item(const Sugared& module, const ast::Expr& key,
+                                  const SourceRange& range) {
+  std::optional<IValue> k = static_value(emit_expr(key));
+  if (!k || !k->is_string()) {
+    fail("the key of an nn.ModuleDict must be a str known at conversion time in the parse route",
+         key.range,
+         "the parse route picks the module when it converts forward (a string constant, a "
+         "loop variable over the ModuleDict's keys or a module attribute); eager and trace "
+         "modes run any key");
+  }
+  const InstanceValue& inst = *module.module->instance;
+  if (std::find(inst.children.begin(), inst.children.end(), k->to_string()) ==
+      inst.children.end()) {
+    fail("KeyError: '" + k->to_string() + "'", range, did_you_mean(k->to_string(), inst.children));
+  }
+  return module_attribute(module, k->to_string(), range);
 }
 
 Sugared Lowerer::call_module(const Sugared& module, CallArgs& args, const SourceRange& range) {
@@ -210,9 +262,10 @@ Sugared Lowerer::call_module(const Sugared& module, CallArgs& args, const Source
 Sugared Lowerer::call_nn_forward(const Sugared& module, CallArgs& args, const SourceRange& range) {
   const ModuleRef& ref = *module.module;
   const InstanceValue& inst = *ref.instance;
-  if (inst.nn == NnKind::ModuleList) {
-    fail("NotImplementedError: Module [ModuleList] is missing the required \"forward\" function",
-         range, "iterate over the ModuleList and call its modules");
+  if (inst.nn == NnKind::ModuleList || inst.nn == NnKind::ModuleDict) {
+    fail("NotImplementedError: Module [" + inst.type +
+             "] is missing the required \"forward\" function",
+         range, "iterate over the " + inst.type + " and call its modules");
   }
   if (inst.nn == NnKind::Recurrent) return call_recurrent_forward(module, args, range);
   if (args.positional.size() != 1 || !args.keywords.empty()) {

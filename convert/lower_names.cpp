@@ -105,6 +105,10 @@ Sugared Lowerer::emit_attribute(const Sugared& base, const std::string& attr,
   switch (base.kind) {
     case Sugared::Kind::Namespace: {
       std::string q = base.name + "." + attr;
+      if (base.name == "numpy" || base.name == "numbers" || base.name == "collections" ||
+          base.name == "functools" || base.name == "itertools" || base.name == "warnings") {
+        return stdlib_attribute(base.name, attr, range);
+      }
       if (q == "torch.nn" || q == "torch.nn.functional" || q == "torch.jit" ||
           q == "torch.linalg") {
         return Sugared::of_kind(Sugared::Kind::Namespace, q);
@@ -135,6 +139,21 @@ Sugared Lowerer::emit_attribute(const Sugared& base, const std::string& attr,
       return Sugared::of_kind(Sugared::Kind::Builtin, base.name + "." + attr);
     case Sugared::Kind::Super:
       return super_attribute(base, attr, range);
+    case Sugared::Kind::Items:
+      // A namedtuple's field, or _fields.
+      if (base.fields) {
+        for (size_t i = 0; i < base.fields->size(); ++i) {
+          if ((*base.fields)[i] == attr) return (*base.items)[i];
+        }
+        if (attr == "_fields") {
+          std::vector<ir::Value*> names;
+          for (const std::string& f : *base.fields) names.push_back(constant(IValue(f), range));
+          return Sugared::of(make_tuple(names, range));
+        }
+        fail("AttributeError: '" + base.name + "' object has no attribute '" + attr + "'", range,
+             did_you_mean(attr, *base.fields));
+      }
+      fail("AttributeError: 'tuple' object has no attribute '" + attr + "'", range);
     case Sugared::Kind::Class:
       if (attr == "__name__") return Sugared::of(constant(IValue(base.name), range));
       if (auto a = class_attribute(base.name, attr, range)) return *a;

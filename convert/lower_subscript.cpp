@@ -3,6 +3,7 @@
 // through them (aten::index_put_ for x[mask] = v), `x.shape[i]` as aten::size(x, i), and static
 // indexing of tuples, written-out lists and nn.Sequential containers.
 #include "convert/lowerer.h"
+#include "trace/py_objects.h"
 
 namespace d2s::convert {
 
@@ -28,6 +29,21 @@ Sugared Lowerer::emit_subscript(const ast::Subscript& e) {
   // A typing generic as a value (`torch.jit.annotate(List[Tensor], [])`): the type
   // itself, which the parse route needs no more of.
   if (base.kind == Sugared::Kind::Builtin && base.name.rfind("typing.", 0) == 0) return base;
+  if (base.kind == Sugared::Kind::Module &&
+      base.module->instance->nn == interp::NnKind::ModuleDict) {
+    if (e.indices.size() != 1 || e.indices[0]->kind == ast::ExprKind::Slice) {
+      fail("an nn.ModuleDict is indexed by one key", e.range);
+    }
+    return module_dict_item(base, *e.indices[0], e.range);
+  }
+  if (base.kind == Sugared::Kind::Items) {
+    if (e.indices.size() != 1 || e.indices[0]->kind == ast::ExprKind::Slice) {
+      fail("a tuple of modules can only be indexed by one int here", e.range);
+    }
+    auto i = static_value(emit_expr(*e.indices[0]));
+    if (!i || !i->is_int()) fail("the index of a tuple of modules must be a constant int", e.range);
+    return (*base.items)[normalize_index(i->to_int(), base.items->size(), e.range, *this)];
+  }
   if (base.kind == Sugared::Kind::Module) {
     std::vector<Sugared> children = module_children(base, e.value->range);
     if (e.indices.size() != 1 || e.indices[0]->kind == ast::ExprKind::Slice) {
@@ -42,6 +58,16 @@ Sugared Lowerer::emit_subscript(const ast::Subscript& e) {
   if (t.kind == TypeKind::Tuple ||
       (t.kind == TypeKind::List && v->node()->kind() == ir::kind::ListConstruct)) {
     return Sugared::of(index_sequence(v, e));
+  }
+  if (std::optional<IValue> c = constant_value(v);
+      c && c->is_list() && e.indices.size() == 1 && e.indices[0]->kind != ast::ExprKind::Slice) {
+    // A list frozen from a module attribute (`self.sizes[1]`): its item, known now.
+    auto i = static_value(emit_expr(*e.indices[0]));
+    if (i && (i->is_int() || i->is_bool())) {
+      const ValueList& items = c->list_items();
+      return Sugared::of(
+          constant(items[normalize_index(i->to_int(), items.size(), e.range, *this)], e.range));
+    }
   }
   if (t.kind == TypeKind::List) {
     // x.shape[i] / x.size()[i]: the size of one dimension.

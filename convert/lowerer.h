@@ -51,6 +51,10 @@ struct Globals {
   // Names imported from modules d2s does not implement: name → (module, import site).
   // Using one is an error (lower_class.cpp); importing it is not.
   std::unordered_map<std::string, std::pair<std::string, SourceRange>> foreign;
+  // Standard-library modules d2s implements in part (numpy, numbers, collections,
+  // functools, itertools, warnings): name bound → (module, import site). Their names
+  // d2s knows resolve; any other is the foreign-module error (lower_stdlib.cpp).
+  std::unordered_map<std::string, std::pair<std::string, SourceRange>> partial_modules;
   bool training = true;
 };
 
@@ -220,6 +224,12 @@ class Lowerer {
   Sugared call_functional_embedding(CallArgs& args, const SourceRange& range);
   // The children of a Sequential / ModuleList, for unrolled iteration and indexing.
   std::vector<Sugared> module_children(const Sugared& module, const SourceRange& range);
+  // What iterating over a module container gives: its modules, or a ModuleDict's keys.
+  std::vector<Sugared> module_items(const Sugared& module, const SourceRange& range);
+  // keys(), values(), items() of an nn.ModuleDict, unrolled (lower_module.cpp).
+  Sugared call_module_dict_method(const Sugared& method, CallArgs& args, const SourceRange& range);
+  // d["key"] of an nn.ModuleDict with a key known at conversion time.
+  Sugared module_dict_item(const Sugared& module, const ast::Expr& key, const SourceRange& range);
   const ast::FunctionDef* find_method(const std::string& class_name,
                                       const std::string& method) const;
 
@@ -264,6 +274,20 @@ class Lowerer {
   void lower_raise(const ast::Raise& stmt);
   void lower_try(const ast::Try& stmt);
   void lower_delete(const ast::Delete& stmt);
+
+  // ------------------------- standard-library pieces (lower_stdlib.cpp)
+  // `np.pi`, `numbers.Number`, `functools.partial`: a name of a module d2s implements
+  // in part (`module` is its canonical name); the foreign-module error for others.
+  Sugared stdlib_attribute(const std::string& module, const std::string& attr,
+                           const SourceRange& range);
+  // Calls of those names; null for another name.
+  std::optional<Sugared> call_stdlib(const std::string& q, CallArgs& args,
+                                     const SourceRange& range);
+  // A functools.partial called: its callee, the stored arguments first.
+  Sugared call_partial(const Sugared& partial, CallArgs args, const SourceRange& range);
+  // A module attribute holding a namedtuple or a functools.partial, as the parse route
+  // uses it; null for another object.
+  std::optional<Sugared> python_object(const IValue& v, const SourceRange& range);
 
   // ----------------------------------------------------------- helpers
   ir::Graph& graph() { return graph_; }

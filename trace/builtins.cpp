@@ -91,6 +91,7 @@ ValueList Interpreter::iterate(const IValue& v, const SourceRange& range) {
     IValue rows = call_op("aten::unbind", {v, IValue(int64_t{0})}, {}, range);
     return rows.items();
   }
+  if (is_module_dict(v)) return module_dict_keys(v);  // a ModuleDict iterates its keys
   if (auto* inst = as_obj<InstanceValue>(v);
       inst && (inst->nn == NnKind::Sequential || inst->nn == NnKind::ModuleList)) {
     ValueList out;
@@ -146,7 +147,8 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
       return converted(PyConversion::Len, v, IValue(v.to_tensor().size(0)), range);
     }
     if (auto* inst = as_obj<InstanceValue>(v);
-        inst && (inst->nn == NnKind::Sequential || inst->nn == NnKind::ModuleList)) {
+        inst && (inst->nn == NnKind::Sequential || inst->nn == NnKind::ModuleList ||
+                 inst->nn == NnKind::ModuleDict)) {
       return IValue(static_cast<int64_t>(inst->children.size()));
     }
     fail("TypeError: object of type '" + py_type_name(v) + "' has no len()", range);
@@ -308,17 +310,23 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
       if (!b) fail("TypeError: isinstance() arg 2 must be a type or tuple of types", arg_range(1));
       const std::string& n = b->qualname;
       auto* inst = as_obj<InstanceValue>(v);
-      bool match = (n == "int" && (v.is_int() || v.is_bool())) || (n == "float" && v.is_double()) ||
-                   (n == "bool" && v.is_bool()) || (n == "str" && v.is_string()) ||
-                   (n == "list" && v.is_list()) ||
-                   (n == "tuple" && (v.is_tuple() || as_obj<SizeValue>(v))) ||
-                   (n == "torch.Tensor" && v.is_tensor()) || n == "object" ||
-                   (n == "torch.nn.Module" && inst && inst->is_module) ||
-                   (inst && inst->nn != NnKind::None && n == "torch.nn." + inst->type) ||
-                   (inst && inst->cls && inst->cls->nn_base == NnKind::Sequential &&
-                    n == "torch.nn.Sequential") ||
-                   (inst && inst->cls && inst->cls->nn_base == NnKind::ModuleList &&
-                    n == "torch.nn.ModuleList");
+      bool match =
+          (n == "int" && (v.is_int() || v.is_bool())) || (n == "float" && v.is_double()) ||
+          (n == "bool" && v.is_bool()) || (n == "str" && v.is_string()) ||
+          (n == "list" && v.is_list()) ||
+          (n == "tuple" && (v.is_tuple() || as_obj<SizeValue>(v) || as_obj<NamedTupleValue>(v))) ||
+          (n == "torch.Tensor" && v.is_tensor()) || n == "object" ||
+          ((n == "numbers.Number" || n == "numbers.Complex" || n == "numbers.Real") &&
+           (v.is_int() || v.is_bool() || v.is_double())) ||
+          ((n == "numbers.Integral" || n == "numbers.Rational") && (v.is_int() || v.is_bool())) ||
+          (n == "dict" && as_dict(v) && !as_dict(v)->is_set) ||
+          (n == "collections.OrderedDict" && as_dict(v) && as_dict(v)->ordered) ||
+          (n == "torch.nn.Module" && inst && inst->is_module) ||
+          (inst && inst->nn != NnKind::None && n == "torch.nn." + inst->type) ||
+          (inst && inst->cls && inst->cls->nn_base == NnKind::Sequential &&
+           n == "torch.nn.Sequential") ||
+          (inst && inst->cls && inst->cls->nn_base == NnKind::ModuleList &&
+           n == "torch.nn.ModuleList");
       if (match) return IValue(true);
     }
     return IValue(false);

@@ -216,6 +216,32 @@ class Interpreter {
                               bool persistent_only,
                               std::vector<std::pair<std::string, Tensor>>* out);
 
+  // --- nn.ModuleDict (py_module_dict.cpp): submodules by string key, in insertion
+  // order; the keys are the children's names (state_dict `heads.a.weight`).
+  static bool is_module_dict(const IValue& v);
+  static bool is_module_dict_method(const std::string& name);
+  // Fills a new ModuleDict from its constructor's argument (a dict, an OrderedDict, a
+  // list of (key, module) pairs or another ModuleDict; None for an empty one).
+  void module_dict_update(const IValue& d, const IValue& source, const SourceRange& range);
+  IValue module_dict_getitem(const IValue& d, const IValue& key, const SourceRange& range);
+  void module_dict_setitem(const IValue& d, const IValue& key, IValue value,
+                           const SourceRange& range);
+  bool module_dict_contains(const IValue& d, const IValue& key) const;
+  ValueList module_dict_keys(const IValue& d) const;
+  IValue call_module_dict_method(const IValue& d, const std::string& name, ValueList args,
+                                 Kwargs kwargs, const SourceRange& range);
+
+  // --- the standard library pieces model files use for structure (py_stdlib.cpp):
+  // collections.OrderedDict / namedtuple, functools.partial, itertools basics,
+  // warnings.warn, numbers; and numpy's construction-time calls (py_numpy.cpp). Their
+  // modules import as foreign modules; these names resolve to values (or null).
+  static std::optional<IValue> stdlib_value(const std::string& qualname);
+  IValue call_stdlib_name(const std::string& qualname, ValueList args, Kwargs kwargs,
+                          const SourceRange& range);
+  static std::optional<IValue> numpy_value(const std::string& qualname);
+  IValue call_numpy_name(const std::string& qualname, ValueList args, Kwargs kwargs,
+                         const SourceRange& range);
+
   // --- copy.deepcopy (py_deepcopy.cpp)
   static bool is_copy_name(const std::string& qualname);
   IValue call_copy_name(const std::string& qualname, ValueList args, Kwargs kwargs,

@@ -257,6 +257,9 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
     }
     return getattr_instance(o, *inst, attr, range);
   }
+  if (auto* b = as_obj<BuiltinValue>(o); b && b->qualname.rfind("torch.", 0) != 0) {
+    if (std::optional<IValue> v = stdlib_value(b->qualname + "." + attr)) return *v;
+  }
   if (auto* b = as_obj<BuiltinValue>(o);
       b && b->qualname == "torch.nn.Embedding" && attr == "from_pretrained") {
     return obj(std::make_shared<BuiltinValue>("torch.nn.Embedding.from_pretrained"));
@@ -291,7 +294,21 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
     }
     fail("AttributeError: 'super' object has no attribute '" + attr + "'", range);
   }
-  if (auto* f = as_obj<ForeignValue>(o)) fail_foreign(*f, f->qualname + "." + attr, range);
+  if (auto* f = as_obj<ForeignValue>(o)) {
+    // collections.OrderedDict, np.sqrt, ...: the pieces of those modules d2s implements.
+    if (std::optional<IValue> v = stdlib_value(f->qualname + "." + attr)) return *v;
+    fail_foreign(*f, f->qualname + "." + attr, range);
+  }
+  if (auto* t = as_obj<NamedTupleValue>(o)) {
+    for (size_t i = 0; i < t->fields->size(); ++i) {
+      if ((*t->fields)[i] == attr) return t->items[i];
+    }
+    if (attr == "_fields") {
+      ValueList names;
+      for (const std::string& f : *t->fields) names.push_back(IValue(f));
+      return IValue::tuple(std::move(names));
+    }
+  }
   if (has_builtin_method(o, attr)) return obj(std::make_shared<BuiltinMethodValue>(o, attr));
   if (auto* d = as_obj<DTypeValue>(o)) {
     if (attr == "is_floating_point") return IValue(d->dtype == DType::Float32);
@@ -314,7 +331,10 @@ IValue Interpreter::getattr_instance(const IValue& o, InstanceValue& inst, const
   if (inst.is_module &&
       (attr == "eval" || attr == "train" || attr == "parameters" || attr == "named_parameters" ||
        attr == "zero_grad" || (attr == "forward" && inst.nn != NnKind::None) ||
-       (attr == "append" && inst.nn == NnKind::ModuleList) || is_module_state_method(attr))) {
+       ((attr == "append" || attr == "extend" || attr == "insert") &&
+        (inst.nn == NnKind::ModuleList || inst.nn == NnKind::Sequential)) ||
+       (inst.nn == NnKind::ModuleDict && is_module_dict_method(attr)) ||
+       is_module_state_method(attr))) {
     return obj(std::make_shared<BuiltinMethodValue>(o, attr));
   }
   std::vector<std::string> names = inst.attr_names();

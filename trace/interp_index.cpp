@@ -95,6 +95,7 @@ IValue Interpreter::subscript(const IValue& o, const ValueList& index, const ast
     if (i < 0 || i >= n) fail("IndexError: " + kind + " index out of range", e.range);
     return item_at(i);
   }
+  if (is_module_dict(o) && index.size() == 1) return module_dict_getitem(o, index[0], e.range);
   if (auto* inst = as_obj<InstanceValue>(o);
       inst && (inst->nn == NnKind::Sequential || inst->nn == NnKind::ModuleList) &&
       index.size() == 1) {
@@ -270,6 +271,10 @@ void Interpreter::setitem(const IValue& o, const ValueList& index, IValue value,
                           const ast::Subscript& e) {
   if (DictValue* d = as_dict(o); d && !d->is_set) {
     d->put(*this, index.size() == 1 ? index[0] : IValue::tuple(index), std::move(value), e.range);
+    return;
+  }
+  if (is_module_dict(o) && index.size() == 1) {
+    module_dict_setitem(o, index[0], std::move(value), e.range);
     return;
   }
   if (o.is_list()) {

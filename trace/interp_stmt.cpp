@@ -381,9 +381,12 @@ void Interpreter::exec_import_from(const ast::ImportFrom& s) {
   const std::string module = canonical_module(s.module);
   if (!importable(module)) {
     for (const ast::ImportAlias& alias : s.names) {
+      // `from collections import OrderedDict`: a piece d2s implements, or a foreign name.
+      std::optional<IValue> known = stdlib_value(s.module + "." + alias.name);
       store_name(alias.asname.empty() ? alias.name : alias.asname,
-                 IValue(std::static_pointer_cast<Object>(
-                     std::make_shared<ForeignValue>(s.module + "." + alias.name, alias.range))));
+                 known ? *known
+                       : IValue(std::static_pointer_cast<Object>(std::make_shared<ForeignValue>(
+                             s.module + "." + alias.name, alias.range))));
     }
     return;
   }

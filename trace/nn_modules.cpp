@@ -28,6 +28,7 @@ NnKind nn_kind(const std::string& type) {
                                                           {"Dropout", NnKind::Dropout},
                                                           {"Sequential", NnKind::Sequential},
                                                           {"ModuleList", NnKind::ModuleList},
+                                                          {"ModuleDict", NnKind::ModuleDict},
                                                           {"Identity", NnKind::Identity}};
   for (const auto& [name, kind] : kKinds) {
     if (type == name) return kind;
@@ -181,6 +182,12 @@ IValue Interpreter::construct_nn(const std::string& qualname, ValueList args, Kw
     case NnKind::ModuleList:
       fill_container(*inst, std::move(args), std::move(kwargs), fname, range);
       break;
+    case NnKind::ModuleDict: {
+      ValueList a =
+          bind_args(fname, {{"modules", IValue()}}, std::move(args), std::move(kwargs), range);
+      if (!a[0].is_none()) module_dict_update(self, a[0], range);
+      break;
+    }
     case NnKind::Layer:
       construct_layer(*this, self, *inst, std::move(args), std::move(kwargs), range);
       break;
@@ -195,9 +202,10 @@ IValue Interpreter::construct_nn(const std::string& qualname, ValueList args, Kw
 
 IValue Interpreter::forward_nn(InstanceValue& m, ValueList args, Kwargs kwargs,
                                const SourceRange& range) {
-  if (m.nn == NnKind::ModuleList) {
-    fail("NotImplementedError: Module [ModuleList] is missing the required \"forward\" function",
-         range, "iterate over the ModuleList and call its modules");
+  if (m.nn == NnKind::ModuleList || m.nn == NnKind::ModuleDict) {
+    fail(
+        "NotImplementedError: Module [" + m.type + "] is missing the required \"forward\" function",
+        range, "iterate over the " + m.type + " and call its modules");
   }
   if (m.nn == NnKind::Identity) {
     ValueList a = bind_args("Identity.forward", {{"input", std::nullopt}}, std::move(args),

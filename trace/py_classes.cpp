@@ -3,6 +3,7 @@
 // modules on with super().__init__(*mods)), and names from modules d2s does not
 // implement, which may be imported but not used on the path that runs.
 #include "trace/interp.h"
+#include "trace/py_dict.h"
 
 namespace d2s::interp {
 
@@ -42,6 +43,35 @@ void Interpreter::fill_container(InstanceValue& inst, ValueList args, Kwargs kwa
   ValueList mods;
   if (inst.nn == NnKind::Sequential) {
     if (!kwargs.empty()) fail("TypeError: nn.Sequential() takes no keyword arguments", range);
+    // nn.Sequential(OrderedDict([("conv1", ...), ...])): children named by the keys, as
+    // Sequential.__init__ add_module()s them (a plain dict is no module, as in PyTorch).
+    if (DictValue* d = args.size() == 1 ? as_dict(args[0]) : nullptr; d && d->ordered) {
+      for (const auto& [k, m] : d->items) {
+        auto* mod = as_obj<InstanceValue>(m);
+        if (!mod || !mod->is_module) {
+          fail("TypeError: " + py_type_name(m) + " is not a Module subclass", range);
+        }
+        if (!k.is_string()) {
+          fail("TypeError: module name should be a string. Got " + py_type_name(k), range);
+        }
+        const std::string& name = k.to_string();
+        if (inst.get(name)) {
+          fail("KeyError: " + py_repr(IValue("attribute '" + name + "' already exists")), range);
+        }
+        if (name.find('.') != std::string::npos) {
+          fail("KeyError: " + py_repr(IValue("module name can't contain \".\", got: " + name)),
+               range);
+        }
+        if (name.empty()) {
+          fail(
+              "KeyError: " + py_repr(IValue(std::string("module name can't be empty string \"\""))),
+              range);
+        }
+        inst.set(name, m);
+        inst.children.push_back(name);
+      }
+      return;
+    }
     mods = std::move(args);
   } else {
     ValueList a =

@@ -71,6 +71,15 @@ ValueList DictValue::keys() const {
 
 std::string DictValue::text(const Interpreter& in) const {
   if (is_set && items.empty()) return "set()";
+  if (ordered) {  // Python 3.11's OrderedDict repr
+    if (items.empty()) return "OrderedDict()";
+    std::string out = "OrderedDict([";
+    for (size_t i = 0; i < items.size(); ++i) {
+      out +=
+          (i ? ", (" : "(") + in.py_repr(items[i].first) + ", " + in.py_repr(items[i].second) + ")";
+    }
+    return out + "])";
+  }
   std::string out = "{";
   for (size_t i = 0; i < items.size(); ++i) {
     if (i) out += ", ";

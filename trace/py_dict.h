@@ -16,7 +16,9 @@ namespace d2s::interp {
 class DictValue : public NativeValue {
  public:
   explicit DictValue(bool is_set = false) : is_set(is_set) {}
-  std::string type_name() const override { return is_set ? "set" : "dict"; }
+  std::string type_name() const override {
+    return is_set ? "set" : ordered ? "OrderedDict" : "dict";
+  }
   bool has_method(const std::string& name) const override;
   IValue call_method(Interpreter& in, const std::string& name, ValueList args, Kwargs kwargs,
                      const SourceRange& range) override;
@@ -33,6 +35,7 @@ class DictValue : public NativeValue {
   [[noreturn]] static void fail_unhashable(const IValue& key, const SourceRange& range);
 
   bool is_set;
+  bool ordered = false;  // a collections.OrderedDict (its repr; nn.Sequential names children)
   std::vector<std::pair<IValue, IValue>> items;  // (key, value); value None in a set
 };
 

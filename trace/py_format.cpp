@@ -332,6 +332,12 @@ std::string Interpreter::text_of_value(const IValue& v, bool repr,
       out += (i ? ", " : "") + text_of_value(s->items[i], false, open);
     return out + "])";
   }
+  if (auto* t = as_obj<NamedTupleValue>(v)) {
+    std::string out = t->name + "(";
+    for (size_t i = 0; i < t->items.size(); ++i)
+      out += (i ? ", " : "") + (*t->fields)[i] + "=" + text_of_value(t->items[i], true, open);
+    return out + ")";
+  }
   if (auto* s = as_obj<SymbolicValue>(v)) return py_str(s->concrete());
   if (auto* d = as_obj<DTypeValue>(v)) return dtype_torch_name(d->dtype);
   if (auto* r = as_obj<RangeValue>(v)) {

@@ -44,6 +44,9 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
       no_keywords("Module.__init__", kwargs, range);
       return IValue();
     }
+    if (inst->nn == NnKind::ModuleDict && is_module_dict_method(name)) {
+      return call_module_dict_method(self, name, std::move(args), std::move(kwargs), range);
+    }
     if (inst->is_module && is_module_state_method(name)) {
       return call_module_state_method(self, *inst, name, std::move(args), std::move(kwargs), range);
     }
@@ -106,11 +109,61 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
       return IValue::list(std::move(out));
     }
     if (name == "forward") return forward_nn(*inst, std::move(args), std::move(kwargs), range);
+    // nn.ModuleList's and nn.Sequential's list methods: children stay named "0", "1", ...
+    const std::string cname = inst->nn == NnKind::Sequential ? "Sequential" : "ModuleList";
+    auto check_module = [&](const IValue& m) {
+      auto* mod = as_obj<InstanceValue>(m);
+      if (!mod || !mod->is_module) {
+        fail("TypeError: " + py_type_name(m) + " is not a Module subclass", range);
+      }
+    };
     if (name == "append") {
-      ValueList a = bind_args("ModuleList.append", {{"module", std::nullopt}}, std::move(args),
+      ValueList a = bind_args(cname + ".append", {{"module", std::nullopt}}, std::move(args),
                               std::move(kwargs), range);
+      check_module(a[0]);
       setattr(self, std::to_string(inst->children.size()), a[0], range);
       return self;
+    }
+    if (name == "extend") {
+      ValueList a = bind_args(cname + ".extend", {{"modules", std::nullopt}}, std::move(args),
+                              std::move(kwargs), range);
+      for (const IValue& m : iterate(a[0], range)) {
+        check_module(m);
+        setattr(self, std::to_string(inst->children.size()), m, range);
+      }
+      return self;
+    }
+    if (name == "insert") {
+      ValueList a =
+          bind_args(cname + ".insert", {{"index", std::nullopt}, {"module", std::nullopt}},
+                    std::move(args), std::move(kwargs), range);
+      check_module(a[1]);
+      const int64_t n = static_cast<int64_t>(inst->children.size());
+      int64_t index = to_index(a[0], PyConversion::Index, range, "index must be an int");
+      // ModuleList.insert shifts the modules from `index` on up by one name, as
+      // PyTorch's loop does; it handles 0 <= index <= len only (a negative index is
+      // its KeyError, a larger one leaves a gap in the names).
+      if (index < 0 || index > n) {
+        fail("ModuleList.insert at index " + std::to_string(index) + " of a container of " +
+                 std::to_string(n) + " modules is not supported by d2s",
+             range, "insert at 0 ... len(modules)");
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        if (!inst->get(std::to_string(i))) {
+          fail("KeyError: '" + std::to_string(i) + "'", range,
+               "insert() renumbers modules named 0, 1, ...; this container names them");
+        }
+      }
+      if (n == 0) {
+        setattr(self, "0", a[1], range);
+        return IValue();
+      }
+      setattr(self, std::to_string(n), *inst->get(inst->children.back()), range);
+      for (int64_t i = n - 1; i > index; --i) {
+        inst->set(std::to_string(i), *inst->get(std::to_string(i - 1)));
+      }
+      inst->set(std::to_string(index), a[1]);
+      return IValue();
     }
   }
   const std::string fname = py_type_name(self) + "." + name;

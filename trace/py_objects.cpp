@@ -34,6 +34,7 @@ const ValueList* seq_items(const IValue& v) {
   if (v.is_tuple()) return &v.tuple_items();
   if (v.is_list()) return &v.list_items();
   if (auto* s = as_obj<SizeValue>(v)) return &s->items;
+  if (auto* t = as_obj<NamedTupleValue>(v)) return &t->items;
   return nullptr;
 }
 

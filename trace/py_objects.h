@@ -89,6 +89,7 @@ enum class NnKind {
   Dropout,
   Sequential,
   ModuleList,
+  ModuleDict,  // trace/py_module_dict.cpp
   Identity,
   Layer,     // convolution, pooling, Flatten (trace/nn_layers.h)
   Recurrent  // Embedding, RNN/LSTM/GRU and their cells (trace/nn_recurrent.h)
@@ -204,7 +205,19 @@ class SuperValue : public Object {
   IValue self;
 };
 
-// The items of a tuple, list or torch.Size; null for anything else.
+// An instance of a collections.namedtuple class: a tuple whose items also have names.
+class NamedTupleValue : public Object {
+ public:
+  NamedTupleValue(std::string name, std::shared_ptr<const std::vector<std::string>> fields,
+                  ValueList items)
+      : name(std::move(name)), fields(std::move(fields)), items(std::move(items)) {}
+  std::string type_name() const override { return name; }
+  std::string name;
+  std::shared_ptr<const std::vector<std::string>> fields;
+  ValueList items;
+};
+
+// The items of a tuple, list, torch.Size or namedtuple; null for anything else.
 const ValueList* seq_items(const IValue& v);
 // A tuple with the items of a torch.Size (what the entry returns, what ops receive).
 IValue size_to_tuple(const IValue& v);

@@ -437,6 +437,8 @@ IValue Interpreter::compare(ast::CmpOpKind op, const IValue& lhs, const IValue& 
         }
       } else if (DictValue* d = as_dict(rhs)) {
         found = d->find(*this, lhs, range) >= 0;
+      } else if (is_module_dict(rhs)) {
+        found = module_dict_contains(rhs, lhs);
       } else if (auto* r = as_obj<RangeValue>(rhs)) {
         IValue c = concrete(lhs, PyConversion::Scalar, range);
         if (c.is_int() || c.is_bool()) {

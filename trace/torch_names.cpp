@@ -19,8 +19,9 @@ IValue obj(std::shared_ptr<Object> o) {
   return IValue(std::move(o));
 }
 
-const char* const kNnClasses[] = {"Linear",    "ReLU",    "Tanh",       "Sigmoid",    "GELU",
-                                  "LayerNorm", "Dropout", "Sequential", "ModuleList", "Identity"};
+const char* const kNnClasses[] = {"Linear",     "ReLU",       "Tanh",    "Sigmoid",
+                                  "GELU",       "LayerNorm",  "Dropout", "Sequential",
+                                  "ModuleList", "ModuleDict", "Identity"};
 
 // Callables d2s handles itself (not through op_for_function).
 const char* const kOwnFunctions[] = {"torch.range",      "torch.manual_seed", "torch.nn.Parameter",
@@ -182,6 +183,9 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
                                const SourceRange& range, const ast::Call* site) {
   const std::string& q = fn.qualname;
   if (q == "torch.range") return torch_range(std::move(args), std::move(kwargs), range);
+  if (q.rfind("torch.", 0) != 0 && stdlib_value(q)) {
+    return call_stdlib_name(q, std::move(args), std::move(kwargs), range);
+  }
   if (q == "torch.manual_seed") {
     ValueList a = bind_args(q, {{"seed", std::nullopt}}, std::move(args), std::move(kwargs), range);
     generator_ = Generator(static_cast<uint64_t>(to_index(a[0], PyConversion::Scalar, range, "")));

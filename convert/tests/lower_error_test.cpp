@@ -347,10 +347,14 @@ class M(nn.Module):
 TEST(LowerError, ForeignModuleUsedInConvertedCode) {
   // Importing numpy is fine; using it in the converted function is the error.
   EXPECT_TRUE(has(lower_error("import torch\nimport numpy as np\ndef f(x):\n"
-                              "    return x * np.sqrt(2.0)\n"),
-                  {"model.py:4:16: error: 'np' comes from the module 'numpy', which d2s does "
-                   "not implement (imported at line 2)",
+                              "    return x * np.linalg.norm(2.0)\n"),
+                  {"model.py:4:16: error: 'numpy.linalg' comes from the module 'numpy', which "
+                   "d2s does not implement (imported at line 2)",
                    "hint: d2s accepts the import"}));
+  // The numpy names d2s implements fold when their arguments are constants.
+  EXPECT_EQ(lower_error("import torch\nimport numpy as np\ndef f(x):\n"
+                        "    return x * np.sqrt(2.0) + np.pi\n"),
+            "");
   EXPECT_EQ(lower_error("import torch\nimport numpy as np\ndef f(x):\n    return x\n"), "");
 }
 
