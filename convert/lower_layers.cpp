@@ -49,10 +49,10 @@ Sugared Lowerer::call_layer_forward(const Sugared& module, ir::Value* x, const S
         args.push_back(as_value(module_attribute(module, a.attr, range), range));
         break;
       case interp::LayerArg::Kind::Const:
-        if (a.value.is_list()) {
+        if (a.value.is_list() || a.value.is_tuple()) {
           std::vector<ir::Value*> items;
           for (const IValue& item : a.value.items()) items.push_back(constant(item, range));
-          args.push_back(make_list(items, range));
+          args.push_back(a.value.is_list() ? make_list(items, range) : make_tuple(items, range));
         } else {
           args.push_back(constant(a.value, range));
         }

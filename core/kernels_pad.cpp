@@ -36,7 +36,7 @@ std::string pair_str(int64_t a, int64_t b) {
 PadPlan pad_plan(const Tensor& input, const std::vector<int64_t>& pad, const std::string& mode,
                  const IValue& value) {
   if (mode != "constant" && mode != "reflect" && mode != "replicate" && mode != "circular") {
-    fail("Unrecognised padding mode " + mode);
+    fail("NotImplementedError: Unrecognised padding mode " + mode);
   }
   const int64_t rank = input.dim();
   if (pad.size() % 2 != 0) fail("Padding length must be divisible by 2");
@@ -53,7 +53,9 @@ PadPlan pad_plan(const Tensor& input, const std::vector<int64_t>& pad, const std
       if (dims == 3 && (rank == 4 || rank == 5)) {
         fail("3-d " + mode + " padding is not supported by d2s");
       }
-      fail("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+      fail(
+          "NotImplementedError: Only 2D, 3D, 4D, 5D padding with non-constant padding are "
+          "supported for now");
     }
     // PyTorch's circular padding takes a batch and a channel dim before the padded ones.
     if (mode == "circular" && dims != rank - 2) {

@@ -255,11 +255,10 @@ LayerCall resize_layer_call(const InstanceValue& m, const SourceRange& range, in
     if (input_rank < 0) {
       // The parse route without the input's rank: TorchScript's aten::__interpolate,
       // which chooses the op when the graph runs.
-      auto as_list = [](const IValue& v) { return v.is_tuple() ? IValue::list(v.items()) : v; };
       call.op = "aten::__interpolate";
       call.args = {input(),
-                   constant(as_list(get(m, "size"))),
-                   constant(as_list(get(m, "scale_factor"))),
+                   constant(get(m, "size")),
+                   constant(get(m, "scale_factor")),
                    constant(get(m, "mode")),
                    constant(get(m, "align_corners")),
                    constant(get(m, "recompute_scale_factor")),
