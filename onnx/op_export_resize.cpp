@@ -10,10 +10,12 @@
 //   (the input's batch and channels from Shape, then the size).
 // - __interpolate (the parse route's F.interpolate): the Resize of the op it chooses.
 // - pixel_shuffle: DepthToSpace in mode CRD, PyTorch's channel order (c * r * r +
-//   i * r + j). pixel_unshuffle: Reshape-Transpose-Reshape, since SpaceToDepth has
-//   only the DCR order.
+//   i * r + j). pixel_unshuffle: Reshape-Transpose-Reshape (shapes from Shape), since
+//   SpaceToDepth has only the DCR order.
 // - pad: Pad in mode constant, reflect or edge (replicate); circular has no ONNX equal
 //   before opset 19.
+#include <optional>
+
 #include "core/error.h"
 #include "core/interpolate.h"
 #include "onnx/export_emitter.h"
@@ -45,6 +47,24 @@ std::vector<int64_t> ints_at(Emitter& e, N n, size_t i, size_t count, int64_t fa
   }
   if (v.size() == 1) v.assign(count, v[0]);
   return v;
+}
+
+// Input i as a constant value: a constant, or a list or tuple written out of constants
+// ([2.0, 2.0]); null when it is neither.
+std::optional<IValue> constant_at(Emitter& e, N n, size_t i) {
+  if (i >= n.inputs().size()) return std::nullopt;
+  if (const IValue* c = Emitter::constant(n.input(i))) return *c;
+  const ir::Node* p = n.input(i)->node();
+  if (p->kind() != ir::kind::ListConstruct && p->kind() != ir::kind::TupleConstruct) {
+    return std::nullopt;
+  }
+  ValueList items;
+  for (const ir::Value* v : e.list_items(n.input(i), n)) {
+    const IValue* c = Emitter::constant(v);
+    if (!c) return std::nullopt;
+    items.push_back(*c);
+  }
+  return IValue::list(std::move(items));
 }
 
 void conv_transpose(Emitter& e, N n) {
@@ -118,8 +138,7 @@ void resample(Emitter& e, N n) {
     if (!c || !c->is_bool()) e.fail(n, "align_corners of " + n.kind() + " must be constant");
     align_corners = c->to_bool();
   }
-  const IValue* scale_value =
-      n.inputs().size() > scales_at ? Emitter::constant(n.input(scales_at)) : nullptr;
+  const std::optional<IValue> scale_value = constant_at(e, n, scales_at);
   std::vector<int64_t> out;
   if (!(scale_value && scale_value->is_list()) && !Emitter::constant_ints(n.input(1), &out)) {
     e.fail(n, "the output size of " + n.kind() + " must be constant for ONNX export");
@@ -143,7 +162,7 @@ void interpolate(Emitter& e, N n) {
       v.push_back(kDefaults[i]);
       continue;
     }
-    const IValue* c = Emitter::constant(n.input(i));
+    const std::optional<IValue> c = constant_at(e, n, i);
     if (!c) e.fail(n, "the arguments of F.interpolate must be constant for ONNX export");
     v.push_back(*c);
   }
@@ -176,20 +195,21 @@ void pixel_shuffle(Emitter& e, N n) {
     }));
     return;
   }
-  // pixel_unshuffle: [N, C, H/r, r, W/r, r] -> [N, C, r, r, H/r, W/r] -> [N, C*r*r, H/r, W/r].
-  const ir::Type& t = n.input(0)->type();
-  bool known = t.shape && t.shape->size() == 4;
-  for (size_t i = 1; known && i < 4; ++i) known = (*t.shape)[i].is_known();
-  if (!known) {
-    e.fail(n, "aten::pixel_unshuffle exports for an input of known channels, height and width",
-           "give d2s export --inputs");
-  }
-  const int64_t c = (*t.shape)[1].size, h = (*t.shape)[2].size, w = (*t.shape)[3].size;
-  const std::string six = e.add1("Reshape", {x, e.const_ints({-1, c, h / r, r, w / r, r})});
-  const std::string moved = e.add1("Transpose", {six}, [](onnx::NodeProto* p) {
-    attr_ints(p, "perm", {0, 1, 3, 5, 2, 4});
-  });
-  e.bind(n.output(), e.add1("Reshape", {moved, e.const_ints({-1, c * r * r, h / r, w / r})}));
+  // pixel_unshuffle: [N, C, H/r, r, W/r, r] -> [N, C, r, r, H/r, W/r] -> [N, C*r*r, H/r, W/r],
+  // the shapes computed from the input's Shape (its sizes may be free).
+  auto slice = [&](const std::string& v, int64_t from, int64_t to) {
+    return e.add1("Slice", {v, e.const_ints({from}), e.const_ints({to}), e.const_ints({0})});
+  };
+  const std::string small = e.add1("Div", {e.add1("Shape", {x}), e.const_ints({1, 1, r, r})});
+  const std::string six = e.add1(
+      "Concat", {slice(small, 0, 3), e.const_ints({r}), slice(small, 3, 4), e.const_ints({r})},
+      [](onnx::NodeProto* p) { attr_int(p, "axis", 0); });
+  const std::string moved =
+      e.add1("Transpose", {e.add1("Reshape", {x, six})}, [](onnx::NodeProto* p) {
+        attr_ints(p, "perm", {0, 1, 3, 5, 2, 4});
+      });
+  const std::string four = e.add1("Mul", {small, e.const_ints({1, r * r, 1, 1})});
+  e.bind(n.output(), e.add1("Reshape", {moved, four}));
 }
 
 void pad(Emitter& e, N n) {
