@@ -343,13 +343,37 @@ IValue functional_interpolate(Interpreter& in, const std::string& fname, ValueLi
         range);
   }
   const Tensor x = a[0].to_tensor();
-  // A size given as a torch.Size (x.shape[2:]) is a tuple of ints to the op.
-  const IValue size = a[1].is_none() || a[1].is_int() ? a[1] : size_to_tuple(a[1]);
+  // A size given as a torch.Size (x.shape[2:]) is a tuple of ints to the op. Sizes the
+  // trace derived from shapes choose the op by their value in this run and reach it
+  // as they are, so the trace keeps them symbolic (as torch.jit.trace does).
+  IValue size = a[1].is_none() ? a[1] : size_to_tuple(a[1]);
+  auto concrete = [](const IValue& v) {
+    if (v.is_object()) {
+      if (auto* s = dynamic_cast<const SymbolicValue*>(v.to_object().get())) return s->concrete();
+    }
+    return v;
+  };
+  IValue plain_size = concrete(size);
+  bool symbolic = plain_size.is_int() && !size.is_int();
+  if (size.is_tuple() || size.is_list()) {
+    ValueList items;
+    for (const IValue& item : size.items()) {
+      items.push_back(concrete(item));
+      symbolic = symbolic || !item.is_int();
+    }
+    plain_size = IValue::tuple(std::move(items));
+  }
   InterpolateOp op;
   try {
-    op = interpolate_op(x.dim(), spatial_repr(x.shape()), size, a[2], a[3], a[4], a[5], a[6]);
+    op = interpolate_op(x.dim(), spatial_repr(x.shape()), plain_size, a[2], a[3], a[4], a[5], a[6]);
   } catch (const Error& e) {
     in.fail(e.message(), range, e.hint());
+  }
+  if (symbolic) {
+    ValueList items = size.is_tuple() || size.is_list()
+                          ? size.items()
+                          : ValueList(static_cast<size_t>(x.dim() - 2), size);
+    op.args[0] = IValue::list(std::move(items));
   }
   ValueList op_args{a[0]};
   for (IValue& v : op.args) op_args.push_back(std::move(v));
