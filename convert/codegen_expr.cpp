@@ -348,6 +348,23 @@ std::string gradient_call(const ir::Node& n, const RefFn& ref) {
          ref(n.input(0)) + ", " + ref(n.input(1)) + ")";
 }
 
+// The resampling ops as the F.interpolate call that records them: aten::__interpolate
+// takes F.interpolate's own arguments; upsample_* (input, size, [align_corners,]
+// scale_factors) the mode of their name.
+std::string interpolate_call(const ir::Node& n, const std::vector<std::string>& args) {
+  const std::string_view name = base_name(n.kind());
+  const std::string f = "torch.nn.functional.interpolate(";
+  if (name == "__interpolate") return f + join(args) + ")";
+  const bool linear = name == "upsample_linear1d" || name == "upsample_bilinear2d";
+  if (!linear && name != "upsample_nearest1d" && name != "upsample_nearest2d") return {};
+  if (args.size() != (linear ? 4u : 3u)) return {};
+  const std::string mode = name == "upsample_linear1d"     ? "linear"
+                           : name == "upsample_bilinear2d" ? "bilinear"
+                                                           : "nearest";
+  return f + args[0] + ", size=" + args[1] + ", scale_factor=" + args[linear ? 3 : 2] + ", mode='" +
+         mode + "'" + (linear ? ", align_corners=" + args[2] : "") + ")";
+}
+
 std::string node_expression(const ir::Node& n, const RefFn& ref) {
   const std::string& kind = n.kind();
   std::vector<std::string> args;
@@ -388,6 +405,7 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
     if (name == "slice") out = subscript(n, ref, true);
     if (name == "select") out = subscript(n, ref, false);
     if (name == "format") out = fstring(n, ref);
+    if (out.empty()) out = interpolate_call(n, args);
     if (out.empty()) out = builtin_or_math(n, ref);
     if (out.empty()) out = call(n, ref);
   } else if (kind == "prim::dtype") {

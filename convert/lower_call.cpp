@@ -293,6 +293,9 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
   }
   if (q == "super") return make_super(args, range);
   if (q == "torch.nn.functional.embedding") return call_functional_embedding(args, range);
+  if (q == "torch.nn.functional.interpolate" || q == "torch.nn.functional.upsample") {
+    return call_functional_interpolate(q.substr(q.rfind('.') + 1), args, range);
+  }
   if (auto r = call_reflection(q, args, range)) return *r;
   if (q == "torch.jit.script" || q == "torch.compile") {
     if (args.positional.size() == 1) return args.positional[0].value;  // the identity

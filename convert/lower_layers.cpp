@@ -2,6 +2,7 @@
 // trace/nn_layers.h's layer_call names, with the module's parameters as graph inputs
 // and its hyperparameters as constants (TorchScript freezes them the same way).
 #include "convert/lowerer.h"
+#include "core/interpolate.h"
 #include "trace/nn_layers.h"
 #include "trace/py_objects.h"
 
@@ -9,7 +10,19 @@ namespace d2s::convert {
 
 Sugared Lowerer::call_layer_forward(const Sugared& module, ir::Value* x, const SourceRange& range) {
   const interp::InstanceValue& inst = *module.module->instance;
-  const interp::LayerCall call = interp::layer_call(inst, range);
+  int64_t rank = -1;
+  std::string spatial;
+  if (const ir::Type& t = x->type(); t.is_tensor() && t.shape) {
+    rank = static_cast<int64_t>(t.shape->size());
+    std::vector<int64_t> sizes;
+    bool known = true;
+    for (const ir::Dim& d : *t.shape) {
+      known = known && d.is_known();
+      sizes.push_back(d.size);
+    }
+    spatial = known ? spatial_repr(sizes) : "[...]";
+  }
+  const interp::LayerCall call = interp::layer_call(inst, range, rank, spatial);
   if (const ir::Type& t = x->type(); t.is_tensor() && t.shape) {
     const std::string e = interp::norm_input_error(inst, static_cast<int64_t>(t.shape->size()));
     if (!e.empty()) fail(e, range);
@@ -36,10 +49,10 @@ Sugared Lowerer::call_layer_forward(const Sugared& module, ir::Value* x, const S
         args.push_back(as_value(module_attribute(module, a.attr, range), range));
         break;
       case interp::LayerArg::Kind::Const:
-        if (a.value.is_list()) {
+        if (a.value.is_list() || a.value.is_tuple()) {
           std::vector<ir::Value*> items;
           for (const IValue& item : a.value.items()) items.push_back(constant(item, range));
-          args.push_back(make_list(items, range));
+          args.push_back(a.value.is_list() ? make_list(items, range) : make_tuple(items, range));
         } else {
           args.push_back(constant(a.value, range));
         }
@@ -108,6 +121,108 @@ ir::Value* Lowerer::call_functional_signature(const interp::FunctionalSignature&
     op_args.push_back(p >= 0 ? bound[static_cast<size_t>(p)] : constant(sig.constants[i], range));
   }
   return emit_op(inplace ? sig.inplace_op : sig.op, op_args, range);
+}
+
+}  // namespace d2s::convert
+
+namespace d2s::convert {
+
+Sugared Lowerer::call_functional_interpolate(const std::string& fname, CallArgs& args,
+                                             const SourceRange& range) {
+  static const char* const kNames[] = {"input",    "size",          "scale_factor",
+                                       "mode",     "align_corners", "recompute_scale_factor",
+                                       "antialias"};
+  static const IValue kDefaults[] = {
+      IValue(), IValue(), IValue(),     IValue(std::string("nearest")),
+      IValue(), IValue(), IValue(false)};
+  std::vector<const CallArg*> bound(std::size(kNames), nullptr);
+  if (args.positional.size() > bound.size()) {
+    fail("TypeError: " + fname + "() takes at most 7 arguments (" +
+             std::to_string(args.positional.size()) + " given)",
+         range);
+  }
+  for (size_t i = 0; i < args.positional.size(); ++i) bound[i] = &args.positional[i];
+  for (const auto& [name, arg] : args.keywords) {
+    size_t i = 0;
+    while (i < bound.size() && name != kNames[i]) ++i;
+    if (i == bound.size()) {
+      fail("TypeError: " + fname + "() got an unexpected keyword argument '" + name + "'",
+           arg.range);
+    }
+    if (bound[i]) {
+      fail("TypeError: " + fname + "() got multiple values for argument '" + name + "'", arg.range);
+    }
+    bound[i] = &arg;
+  }
+  if (!bound[0]) {
+    fail("TypeError: " + fname + "() missing 1 required positional argument: 'input'", range);
+  }
+  ir::Value* x = as_value(bound[0]->value, bound[0]->range);
+  const ir::Type& t = x->type();
+  if (!t.is_tensor() || !t.shape) {
+    // The rank is known only when the graph runs: TorchScript's aten::__interpolate,
+    // with F.interpolate's arguments, chooses the op then.
+    std::vector<ir::Value*> op_args{x};
+    for (size_t i = 1; i < bound.size(); ++i) {
+      op_args.push_back(bound[i] ? as_value(bound[i]->value, bound[i]->range)
+                                 : constant(kDefaults[i], range));
+    }
+    return Sugared::of(emit_op("aten::__interpolate", op_args, range));
+  }
+  const int64_t rank = static_cast<int64_t>(t.shape->size());
+  std::vector<int64_t> sizes;
+  bool known = true;
+  for (const ir::Dim& d : *t.shape) {
+    known = known && d.is_known();
+    sizes.push_back(d.size);
+  }
+  // Every argument but size must be a constant; a size computed in the program
+  // (skip.shape[2:]) goes to the op as the list value it is.
+  ValueList values(bound.size());
+  ir::Value* size_value = nullptr;
+  for (size_t i = 1; i < bound.size(); ++i) {
+    if (!bound[i]) {
+      values[i] = kDefaults[i];
+      continue;
+    }
+    ir::Value* v = as_value(bound[i]->value, bound[i]->range);
+    std::optional<IValue> c = constant_value(v);
+    if (c) {
+      values[i] = *c;
+    } else if (i == 1 &&
+               (v->type().kind == ir::TypeKind::List || v->type().kind == ir::TypeKind::Tuple)) {
+      size_value = v;
+      values[i] = IValue::int_list(std::vector<int64_t>(rank > 2 ? rank - 2 : 0, 1));
+    } else {
+      fail(std::string(fname) + "()'s " + kNames[i] + " must be a constant in the parse route",
+           bound[i]->range, "compute it from constants, or use size= with the input's sizes");
+    }
+  }
+  InterpolateOp op;
+  try {
+    op = interpolate_op(rank, known ? spatial_repr(sizes) : "[...]", values[1], values[2],
+                        values[3], values[4], values[5], values[6]);
+  } catch (const Error& e) {
+    fail(e.message(), range, e.hint());
+  }
+  std::vector<ir::Value*> op_args{x};
+  for (size_t i = 0; i < op.args.size(); ++i) {
+    const IValue& v = op.args[i];
+    if (i == 0 && size_value) {
+      if (size_value->type().kind == ir::TypeKind::Tuple) {
+        op_args.push_back(make_list(tuple_items(size_value, range), range));
+      } else {
+        op_args.push_back(size_value);
+      }
+    } else if (v.is_list()) {
+      std::vector<ir::Value*> items;
+      for (const IValue& item : v.items()) items.push_back(constant(item, range));
+      op_args.push_back(make_list(items, range));
+    } else {
+      op_args.push_back(constant(v, range));
+    }
+  }
+  return Sugared::of(emit_op(op.op, op_args, range));
 }
 
 }  // namespace d2s::convert

@@ -222,6 +222,9 @@ class Lowerer {
   Sugared call_recurrent_forward(const Sugared& module, CallArgs& args, const SourceRange& range);
   // F.embedding(input, weight, padding_idx=None, ...) as aten::embedding(weight, input, ...).
   Sugared call_functional_embedding(CallArgs& args, const SourceRange& range);
+  // F.interpolate / F.upsample (lower_layers.cpp): the op trace/interpolate.h chooses.
+  Sugared call_functional_interpolate(const std::string& fname, CallArgs& args,
+                                      const SourceRange& range);
   // The children of a Sequential / ModuleList, for unrolled iteration and indexing.
   std::vector<Sugared> module_children(const Sugared& module, const SourceRange& range);
   // What iterating over a module container gives: its modules, or a ModuleDict's keys.

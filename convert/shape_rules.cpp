@@ -278,6 +278,8 @@ bool infer_node_types(ir::Node& n) {
     out = tensor(self.dtype, shape);
   } else if (auto cp = conv_pool_rule(k, a)) {
     outs = *cp;
+  } else if (auto rz = resize_rule(k, a)) {
+    outs = *rz;
   } else if (auto nr = norm_rule(k, a)) {
     outs = *nr;
   } else if (auto rr = recurrent_rule(k, a, n)) {

@@ -236,6 +236,8 @@ std::optional<Type> layout_rule(std::string_view k, const Args& a, const ir::Nod
 std::optional<Type> creation_rule(std::string_view k, const Args& a, const ir::Node& n);
 // Convolution, pooling, hardtanh/relu6/elu/selu (shape_rules_conv.cpp): every result's type.
 std::optional<std::vector<Type>> conv_pool_rule(std::string_view k, const Args& a);
+// conv_transpose1d/2d, upsample_*, pixel_shuffle/unshuffle, pad (shape_rules_resize.cpp).
+std::optional<std::vector<Type>> resize_rule(std::string_view k, const Args& a);
 // batch_norm, group_norm, prelu, glu, feature_dropout, kl_div, binary_cross_entropy
 // (shape_rules_norm.cpp).
 std::optional<std::vector<Type>> norm_rule(std::string_view k, const Args& a);

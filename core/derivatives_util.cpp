@@ -116,6 +116,7 @@ void register_derivatives(OpRegistry& r) {
   grad::register_derivatives_shape(r);
   grad::register_derivatives_loss(r);
   grad::register_derivatives_conv(r);
+  grad::register_derivatives_resize(r);
   grad::register_derivatives_activation(r);
   grad::register_derivatives_norm(r);
   grad::register_derivatives_loss_prob(r);

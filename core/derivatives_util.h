@@ -34,6 +34,9 @@ void register_derivatives_tensorops(OpRegistry& r);   // baddbmm, fmod
 void register_derivatives_loss(OpRegistry& r);  // l1, smooth_l1, nll, cross_entropy, bce        //
                                                 // views, cat, select, slice, ...
 
+// conv_transpose, upsample_*, pixel_shuffle/unshuffle, pad (derivatives_resize.cpp).
+void register_derivatives_resize(OpRegistry& r);
+
 // Calls a registry op by base name and returns its tensor result.
 Tensor op(std::string_view name, const ValueList& args);
 Tensor add(const Tensor& a, const Tensor& b);

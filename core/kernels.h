@@ -40,6 +40,12 @@ void register_sort(OpRegistry& r);          // kernels_sort.cpp: sort, topk, cum
 void register_tensorops(OpRegistry& r);     // kernels_tensorops.cpp: baddbmm, fmod, new_*, ...
 void register_einsum(OpRegistry& r);        // kernels_einsum.cpp
 
+// Transposed convolution (kernels_conv_transpose.cpp), upsample_* and
+// pixel_shuffle/unshuffle (kernels_resize.cpp), aten::pad (kernels_pad.cpp).
+void register_conv_transpose(OpRegistry& r);
+void register_resize(OpRegistry& r);
+void register_pad(OpRegistry& r);
+
 // Throws the d2s::Error a kernel reports (no range: OpRegistry::call adds it).
 [[noreturn]] void fail(const std::string& message);
 

@@ -34,18 +34,6 @@ std::vector<int64_t> ints_of(const IValue& v) {
   return v.is_int() ? std::vector<int64_t>{v.to_int()} : v.to_int_list();
 }
 
-// An int[N] argument: one value repeated, or exactly `n` values.
-std::vector<int64_t> expand(const IValue& v, int n, const char* name) {
-  std::vector<int64_t> items = ints_of(v);
-  if (items.size() == 1) items.assign(static_cast<size_t>(n), items[0]);
-  if (static_cast<int>(items.size()) != n) {
-    fail(std::string("expected ") + name + " to be a single integer value or a list of " +
-         std::to_string(n) + " values to match the convolution dimensions, but got " + name + "=[" +
-         join(ints_of(v), ", ") + "]");
-  }
-  return items;
-}
-
 // Copies the input patches of `channels` channels (starting at src) into the columns
 // of `col` ((channels * kh * kw) x (oh * ow)); padding reads as zeros.
 void im2col(const float* src, const ConvGeometry& g, int64_t channels, float* col) {
@@ -117,6 +105,18 @@ Tensor conv(int spatial, const ValueList& a) {
 
 }  // namespace
 
+// An int[N] argument: one value repeated, or exactly `n` values.
+std::vector<int64_t> conv_ints(const IValue& v, int n, const char* name) {
+  std::vector<int64_t> items = ints_of(v);
+  if (items.size() == 1) items.assign(static_cast<size_t>(n), items[0]);
+  if (static_cast<int>(items.size()) != n) {
+    fail(std::string("expected ") + name + " to be a single integer value or a list of " +
+         std::to_string(n) + " values to match the convolution dimensions, but got " + name + "=[" +
+         join(ints_of(v), ", ") + "]");
+  }
+  return items;
+}
+
 Shape ConvGeometry::output_shape() const {
   Shape s;
   if (batched) s.push_back(n);
@@ -138,8 +138,8 @@ ConvGeometry conv_geometry(int spatial, const Tensor& input, const Tensor& weigh
   ConvGeometry g;
   g.spatial = spatial;
   g.batched = input.dim() == k;
-  const std::vector<int64_t> s = expand(stride, spatial, "stride");
-  const std::vector<int64_t> d = expand(dilation, spatial, "dilation");
+  const std::vector<int64_t> s = conv_ints(stride, spatial, "stride");
+  const std::vector<int64_t> d = conv_ints(dilation, spatial, "dilation");
   std::vector<int64_t> p(static_cast<size_t>(spatial), 0);
   const bool same = padding.is_string() && padding.to_string() == "same";
   if (padding.is_string()) {
@@ -147,7 +147,7 @@ ConvGeometry conv_geometry(int spatial, const Tensor& input, const Tensor& weigh
       fail("Invalid padding string: '" + padding.to_string() + "'");
     }
   } else {
-    p = expand(padding, spatial, "padding");
+    p = conv_ints(padding, spatial, "padding");
   }
   for (int64_t v : s) {
     if (v <= 0) fail("non-positive stride is not supported");

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/ivalue.h"
 #include "core/tensor.h"
@@ -27,6 +28,10 @@ struct ConvGeometry {
   Shape output_shape() const;
 };
 
+// An int[N] argument of a convolution: one value repeated, or exactly `n` values
+// (PyTorch's message otherwise).
+std::vector<int64_t> conv_ints(const IValue& v, int n, const char* name);
+
 // The geometry of conv{spatial}d(input, weight, bias, stride, padding, dilation,
 // groups); `padding` is an int list or 'same'/'valid'. Throws PyTorch's messages.
 ConvGeometry conv_geometry(int spatial, const Tensor& input, const Tensor& weight,
@@ -42,6 +47,21 @@ struct ConvGrads {
 };
 ConvGrads conv_backward(const Tensor& grad, const Tensor& input, const Tensor& weight,
                         const ConvGeometry& g, bool want_input, bool want_weight, bool want_bias);
+
+// Transposed convolution (kernels_conv_transpose.cpp), the adjoint of a convolution.
+// Its geometry is that of the convolution it transposes: that convolution's input is
+// the transposed one's output (c = output channels, h/w = output size) and its output
+// is the transposed one's input (o = input channels, oh/ow = input size). The weight
+// [in, out / groups, k...] is that convolution's weight as it is.
+ConvGeometry conv_transpose_geometry(int spatial, const Tensor& input, const Tensor& weight,
+                                     const IValue& bias, const IValue& stride,
+                                     const IValue& padding, const IValue& output_padding,
+                                     int64_t groups, const IValue& dilation);
+Tensor conv_transpose_forward(const Tensor& input, const Tensor& weight, const IValue& bias,
+                              const ConvGeometry& g);
+ConvGrads conv_transpose_backward(const Tensor& grad, const Tensor& input, const Tensor& weight,
+                                  const ConvGeometry& g, bool want_input, bool want_weight,
+                                  bool want_bias);
 
 // Pooling windows over the last one (spatial 1) or two dims of an input.
 enum class PoolKind { Max, Avg, AdaptiveAvg, AdaptiveMax };

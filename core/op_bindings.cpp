@@ -172,6 +172,10 @@ constexpr const char* kFunctional[] = {"relu",
                                        "ctc_loss",
                                        "conv1d",
                                        "conv2d",
+                                       "conv_transpose1d",
+                                       "conv_transpose2d",
+                                       "pixel_shuffle",
+                                       "pixel_unshuffle",
                                        "max_pool1d",
                                        "max_pool2d",
                                        "avg_pool1d",
@@ -214,6 +218,11 @@ const Table& functions() {
     t["torch.einsum"] = "aten::einsum";
     t["torch.conv1d"] = "aten::conv1d";
     t["torch.conv2d"] = "aten::conv2d";
+    t["torch.conv_transpose1d"] = "aten::conv_transpose1d";
+    t["torch.conv_transpose2d"] = "aten::conv_transpose2d";
+    t["torch.pixel_shuffle"] = "aten::pixel_shuffle";
+    t["torch.pixel_unshuffle"] = "aten::pixel_unshuffle";
+    t["torch.nn.functional.pad"] = "aten::pad";
     t["torch.batch_norm"] = "aten::batch_norm";
     // Bound by their Python signatures (trace/functional_signatures.h).
     t["torch.nn.functional.batch_norm"] = "aten::batch_norm";

@@ -254,6 +254,9 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_autograd_ops(r);
     kernels::register_loss(r);
     kernels::register_conv(r);
+    kernels::register_conv_transpose(r);
+    kernels::register_resize(r);
+    kernels::register_pad(r);
     kernels::register_pool(r);
     kernels::register_activation(r);
     kernels::register_norm(r);

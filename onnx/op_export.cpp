@@ -22,6 +22,8 @@ void add_norm_exports(std::map<std::string, ExportFn>& m);
 void add_rnn_exports(std::map<std::string, ExportFn>& m);
 // Ops along one dim and nonzero (op_export_index.cpp).
 void add_index_exports(std::map<std::string, ExportFn>& m);
+// conv_transpose, upsample_*, pixel_(un)shuffle, pad (op_export_resize.cpp).
+void add_resize_exports(std::map<std::string, ExportFn>& m);
 
 namespace {
 
@@ -725,6 +727,7 @@ const std::map<std::string, Fn>& table() {
     add_norm_exports(m);
     add_rnn_exports(m);
     add_index_exports(m);
+    add_resize_exports(m);
     return m;
   }();
   return t;

@@ -4,6 +4,7 @@
 // initialisation, extra_repr, and the op each forward runs.
 #include <cmath>
 
+#include "core/interpolate.h"
 #include "trace/nn_layers.h"
 
 namespace d2s::interp {
@@ -278,7 +279,7 @@ void construct_pool(Interpreter& in, const IValue& self, const std::string& type
 }  // namespace
 
 bool is_layer_class(const std::string& type) {
-  if (is_norm_layer_class(type)) return true;
+  if (is_norm_layer_class(type) || is_resize_layer_class(type)) return true;
   for (const LayerSpec& s : kLayers) {
     if (type == s.name) return true;
   }
@@ -290,6 +291,7 @@ const std::vector<std::string>& layer_class_names() {
     std::vector<std::string> out;
     for (const LayerSpec& s : kLayers) out.emplace_back(s.name);
     for (const std::string& n : norm_layer_class_names()) out.push_back(n);
+    for (const std::string& n : resize_layer_class_names()) out.push_back(n);
     return out;
   }();
   return names;
@@ -299,6 +301,10 @@ void construct_layer(Interpreter& in, const IValue& self, InstanceValue& inst, V
                      Kwargs kwargs, const SourceRange& range) {
   if (is_norm_layer_class(inst.type)) {
     construct_norm_layer(in, self, inst, std::move(args), std::move(kwargs), range);
+    return;
+  }
+  if (is_resize_layer_class(inst.type)) {
+    construct_resize_layer(in, self, inst, std::move(args), std::move(kwargs), range);
     return;
   }
   const LayerSpec& spec = spec_of(inst.type);
@@ -342,9 +348,11 @@ void construct_layer(Interpreter& in, const IValue& self, InstanceValue& inst, V
   }
 }
 
-LayerCall layer_call(const InstanceValue& m, const SourceRange& range) {
+LayerCall layer_call(const InstanceValue& m, const SourceRange& range, int64_t input_rank,
+                     const std::string& spatial) {
   const std::string& type = m.type;
   if (is_norm_layer_class(type)) return norm_layer_call(m);
+  if (is_resize_layer_class(type)) return resize_layer_call(m, range, input_rank, spatial);
   const LayerSpec& spec = spec_of(type);
   const std::string d = std::to_string(spec.spatial) + "d";
   LayerCall call;
@@ -406,7 +414,9 @@ IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
                      const SourceRange& range) {
   LayerCall call;
   try {
-    call = layer_call(m, range);
+    call = x.is_tensor()
+               ? layer_call(m, range, x.to_tensor().dim(), spatial_repr(x.to_tensor().shape()))
+               : layer_call(m, range);
   } catch (const Error& e) {
     in.fail(e.message(), range, e.hint());
   }
@@ -444,6 +454,7 @@ IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
 std::string layer_extra_repr(const Interpreter& in, const InstanceValue& m) {
   const std::string& type = m.type;
   if (is_norm_layer_class(type)) return norm_extra_repr(in, m);
+  if (is_resize_layer_class(type)) return resize_extra_repr(in, m);
   auto s = [&](const char* name) { return in.py_str(get(m, name)); };
   // PyTorch's activations append "inplace=True" only when set.
   const IValue* inplace_attr = m.get("inplace");

@@ -35,9 +35,12 @@ struct LayerCall {
   std::string count_batches;
   int momentum_from_count = -1;
 };
-// The op a layer's forward runs. Throws a d2s::Error at `range` for a configuration
-// d2s does not run (MaxPool1d's return_indices).
-LayerCall layer_call(const InstanceValue& m, const SourceRange& range);
+// The op a layer's forward runs for an input of `input_rank` dims (-1 when unknown)
+// whose spatial sizes print as `spatial` ("[4, 6]", for messages; nn.Upsample's op
+// depends on the rank). Throws a d2s::Error at `range` for a configuration d2s does
+// not run (MaxPool1d's return_indices) and for PyTorch's errors of F.interpolate.
+LayerCall layer_call(const InstanceValue& m, const SourceRange& range, int64_t input_rank = -1,
+                     const std::string& spatial = "");
 
 // Fills a new layer instance from its constructor's arguments (PyTorch's signature,
 // checks, attributes and default initialisation).
@@ -57,6 +60,21 @@ void construct_norm_layer(Interpreter& in, const IValue& self, InstanceValue& in
                           Kwargs kwargs, const SourceRange& range);
 LayerCall norm_layer_call(const InstanceValue& m);
 std::string norm_extra_repr(const Interpreter& in, const InstanceValue& m);
+// Transposed convolution, upsampling, pixel shuffling and padding
+// (nn_resize_modules.cpp): ConvTranspose1d/2d, Upsample, UpsamplingNearest2d,
+// UpsamplingBilinear2d, PixelShuffle, PixelUnshuffle, ZeroPad2d, ConstantPad1d/2d,
+// ReflectionPad1d/2d, ReplicationPad1d/2d.
+bool is_resize_layer_class(const std::string& type);
+const std::vector<std::string>& resize_layer_class_names();
+void construct_resize_layer(Interpreter& in, const IValue& self, InstanceValue& inst,
+                            ValueList args, Kwargs kwargs, const SourceRange& range);
+LayerCall resize_layer_call(const InstanceValue& m, const SourceRange& range, int64_t input_rank,
+                            const std::string& spatial);
+std::string resize_extra_repr(const Interpreter& in, const InstanceValue& m);
+// F.interpolate (and its older name F.upsample) in the interpreter: the op
+// interpolate.h chooses, called on the input.
+IValue functional_interpolate(Interpreter& in, const std::string& fname, ValueList args,
+                              Kwargs kwargs, const SourceRange& range);
 // PyTorch's _check_input_dim message for an input of `rank` dims, or "" when it fits.
 std::string norm_input_error(const InstanceValue& m, int64_t rank);
 

@@ -127,7 +127,9 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
            "torch.BoolTensor");
     }
   }
-  if (qualname == "torch.nn.functional.embedding") {  // nn_rnn_modules.cpp
+  if (qualname == "torch.nn.functional.embedding" ||    // nn_rnn_modules.cpp
+      qualname == "torch.nn.functional.interpolate" ||  // nn_resize_modules.cpp
+      qualname == "torch.nn.functional.upsample") {
     return obj(std::make_shared<BuiltinValue>(qualname));
   }
   if (op_for_function(qualname) || is_training_name(qualname)) {
@@ -230,6 +232,10 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
   if (is_nn_class(q)) return construct_nn(q, std::move(args), std::move(kwargs), range);
   if (q == "torch.nn.Embedding.from_pretrained") {
     return embedding_from_pretrained(*this, std::move(args), std::move(kwargs), range);
+  }
+  if (q == "torch.nn.functional.interpolate" || q == "torch.nn.functional.upsample") {
+    return functional_interpolate(*this, q.substr(q.rfind('.') + 1), std::move(args),
+                                  std::move(kwargs), range);
   }
   if (q == "torch.nn.functional.embedding") {
     return functional_embedding(*this, std::move(args), std::move(kwargs), range);

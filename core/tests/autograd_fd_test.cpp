@@ -225,6 +225,42 @@ const std::map<std::string, Case>& cases() {
     for (const char* n : {"aten::adaptive_avg_pool2d", "aten::adaptive_max_pool2d"}) {
       c[n] = [](Inputs& in) { return ValueList{in.t({1, 2, 5, 6}), ints({3, 4})}; };
     }
+    // Transposed convolution, resampling, pixel shuffling and padding
+    // (core/derivatives_resize.cpp): stride larger than the kernel, output_padding,
+    // groups and dilation; scale factors and sizes, with and without align_corners.
+    c["aten::conv_transpose1d"] = [](Inputs& in) {
+      return ValueList{in.t({2, 4, 3}), in.t({4, 3, 2}), in.t({6}), ints({3}),
+                       ints({1}),       ints({2}),       2,         ints({1})};
+    };
+    c["aten::conv_transpose2d.input"] = [](Inputs& in) {
+      return ValueList{in.t({1, 2, 3, 2}), in.t({2, 2, 2, 3}), in.t({2}), ints({2, 3}),
+                       ints({1, 0}),       ints({1, 1}),       1,         ints({1, 2})};
+    };
+    auto floats = [](std::vector<double> v) {
+      ValueList items;
+      for (double d : v) items.push_back(IValue(d));
+      return IValue::list(std::move(items));
+    };
+    c["aten::upsample_nearest1d.vec"] = [](Inputs& in) {
+      return ValueList{in.t({1, 2, 3}), ints({7}), IValue()};
+    };
+    c["aten::upsample_nearest2d.vec"] = [floats](Inputs& in) {
+      return ValueList{in.t({1, 2, 3, 2}), IValue(), floats({1.5, 2.0})};
+    };
+    c["aten::upsample_linear1d.vec"] = [floats](Inputs& in) {
+      return ValueList{in.t({2, 1, 4}), IValue(), IValue(false), floats({1.7})};
+    };
+    c["aten::upsample_bilinear2d.vec"] = [](Inputs& in) {
+      return ValueList{in.t({1, 2, 3, 4}), ints({5, 3}), IValue(true), IValue()};
+    };
+    c["aten::__interpolate"] = [](Inputs& in) {
+      return ValueList{in.t({1, 1, 3, 3}), ints({4, 5}), IValue(), s("bilinear"), IValue(false)};
+    };
+    c["aten::pixel_shuffle"] = [](Inputs& in) { return ValueList{in.t({1, 8, 2, 3}), 2}; };
+    c["aten::pixel_unshuffle"] = [](Inputs& in) { return ValueList{in.t({2, 1, 4, 6}), 2}; };
+    c["aten::pad"] = [](Inputs& in) {
+      return ValueList{in.t({1, 2, 3, 4}), ints({2, 1, 1, 2}), s("reflect"), IValue()};
+    };
     // Activations (core/derivatives_activation.cpp), away from their kinks.
     c["aten::hardtanh"] = [](Inputs& in) {
       return ValueList{in.t({2, 3}, Kind::Unit), IValue(-0.05), IValue(0.9)};

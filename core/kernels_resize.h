@@ -1,0 +1,58 @@
+// Internal to core/: resampling and padding (kernels_resize.cpp, kernels_pad.cpp) and
+// what their derivatives (derivatives_resize.cpp) reuse.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/ivalue.h"
+#include "core/tensor.h"
+
+namespace d2s::kernels {
+
+// aten::upsample_{nearest,linear,bilinear}{1,2}d.vec over the last `spatial` dims:
+// each output index reads at most two input indices per dim, with weights computed as
+// PyTorch's CPU kernel computes them (float source indices, clamped at the edges).
+struct ResampleAxis {
+  std::vector<int64_t> i0, i1;  // the input indices each output index reads
+  std::vector<float> w0, w1;    // their weights (w1 = 0 for nearest)
+};
+struct ResampleGeometry {
+  bool linear = false;
+  Shape out_shape;
+  int64_t planes = 0;  // product of the leading (batch, channel) dims
+  int64_t h = 1, w = 0, oh = 1, ow = 0;
+  ResampleAxis y, x;  // y is one row of index 0 for 1-d resampling
+};
+// `op` is the short name ("upsample_bilinear2d"); args are the op's bound arguments.
+ResampleGeometry resample_geometry(const std::string& op, const ValueList& args);
+Tensor resample_forward(const Tensor& input, const ResampleGeometry& g);
+Tensor resample_backward(const Tensor& grad, const ResampleGeometry& g, const Shape& input_shape);
+
+// aten::__interpolate (F.interpolate's arguments): the op core/interpolate.h chooses
+// for the input ("upsample_bilinear2d", "adaptive_avg_pool2d", ...) and its bound
+// arguments; its result and its input's gradient.
+struct InterpolatePlan {
+  std::string op;
+  ValueList args;
+};
+InterpolatePlan interpolate_plan(const ValueList& args);
+Tensor interpolate_forward(const InterpolatePlan& plan);
+Tensor interpolate_backward(const Tensor& grad, const InterpolatePlan& plan);
+
+// aten::pixel_shuffle / pixel_unshuffle: the result's shape after PyTorch's checks,
+// and the element permutation itself (shuffle when `up`, else unshuffle).
+Tensor pixel_shuffle(const Tensor& input, int64_t factor, bool up);
+
+// aten::pad: for each element of the result, the flat index of the input element it
+// reads, or -1 where it holds the constant (`mode` constant only).
+struct PadPlan {
+  Shape out_shape;
+  std::vector<int64_t> source;
+  double value = 0;
+};
+PadPlan pad_plan(const Tensor& input, const std::vector<int64_t>& pad, const std::string& mode,
+                 const IValue& value);
+
+}  // namespace d2s::kernels
