@@ -94,9 +94,11 @@ std::optional<std::vector<Sugared>> Lowerer::items_of(const Sugared& v, const So
     return out;
   }
   const ir::Type& t = v.value->type();
-  if (t.kind == TypeKind::Tuple ||
-      (t.kind == TypeKind::List && v.value->node()->kind() == ir::kind::ListConstruct)) {
-    return unpack(v, range);
+  if (t.kind == TypeKind::Tuple) return unpack(v, range);
+  if (auto items = static_list_items(v.value, range)) {
+    std::vector<Sugared> out;
+    for (ir::Value* item : *items) out.push_back(Sugared::of(item));
+    return out;
   }
   return std::nullopt;
 }
@@ -267,7 +269,16 @@ std::optional<Sugared> Lowerer::call_iter_builtin(const std::string& q, CallArgs
     if (items.empty()) return Sugared::of(make_tuple({}, range));
     return Sugared::of(make_list(items, range));
   }
+  if (q == "list" && args.positional.empty() && args.keywords.empty()) {
+    return Sugared::of(make_list({}, range));  // list(): an empty list to fill
+  }
   if (args.positional.empty()) fail("TypeError: " + q + "() needs an argument", range);
+  if (q == "list" && args.positional[0].value.is_value()) {
+    // list(xs) of a list of run-time length: a copy when the graph runs (aten::list).
+    ir::Value* v = args.positional[0].value.value;
+    if (v->type().kind == TypeKind::List && !constant_value(v) && !static_list_items(v, range))
+      return Sugared::of(list_copy(v, range));
+  }
   if (q == "enumerate") {
     int64_t start = 0;
     if (const CallArg* s = keyword("start")) {
