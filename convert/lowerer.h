@@ -250,7 +250,23 @@ class Lowerer {
   // Keeps the running frame's variables for the nested functions it made.
   void keep_closure_frame();
   Sugared emit_comp(const ast::Comp& e);
-  void comp_level(const ast::Comp& e, size_t level, std::vector<ir::Value*>* out);
+  // What a comprehension makes: items known at conversion time, or, once a clause's
+  // length or a filter is known only at run time, a list appended to (lower_functional.cpp).
+  struct CompOut {
+    std::vector<ir::Value*> items;
+    ir::Value* list = nullptr;
+    void add(Lowerer& l, ir::Value* v, const SourceRange& range);
+    void go_dynamic(Lowerer& l, const SourceRange& range);
+  };
+  void comp_level(const ast::Comp& e, size_t level, CompOut* out);
+  // A comprehension clause's iterable: its items when known at conversion time, else
+  // its trip count and how to read the item of a trip.
+  struct CompIterable {
+    std::optional<std::vector<Sugared>> items;
+    ir::Value* trips = nullptr;
+    std::function<ir::Value*(ir::Value*)> item_at;
+  };
+  std::optional<CompIterable> comp_iterable(const ast::Expr& iter);
   // The items of an iterable whose length is known at conversion time.
   std::optional<std::vector<Sugared>> known_items(const ast::Expr& iter);
   std::optional<std::vector<Sugared>> items_of(const Sugared& v, const SourceRange& range);

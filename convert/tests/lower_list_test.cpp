@@ -170,5 +170,28 @@ def f(x, n: int):
   EXPECT_TRUE(has(e, "append, insert, pop, extend and copy")) << e;
 }
 
+TEST(LowerList, AComprehensionOfRunTimeLengthIsALoopThatAppends) {
+  // torch.jit.script's form: the list before the loop, one aten::append per trip, and a
+  // filter known only at run time as a prim::If around the append.
+  const char* src = R"(import torch
+def f(x, n: int):
+    ys = [x * float(i) for i in range(n) if i % 2 == 0]
+    zs = [y + 1.0 for y in (x, x * 2.0)]
+    return torch.stack(ys + zs).sum(0)
+)";
+  EXPECT_TRUE(file_check(lower_and_print(src), R"(
+    # CHECK: %ys : List[Tensor] = prim::ListConstruct()
+    # CHECK: = prim::Loop(%n,
+    # CHECK: = prim::If(
+    # CHECK: aten::append(%ys,
+    # CHECK-NOT: prim::Loop
+    # CHECK: %zs : List[Tensor] = prim::ListConstruct(
+  )"));
+  testing::Differential d;
+  for (int64_t n : {0, 1, 4}) {
+    EXPECT_TRUE(d.run_source(src, {{"x", testing::t({2}, {0.5f, -1.0f})}, {"n", IValue(n)}})) << n;
+  }
+}
+
 }  // namespace
 }  // namespace d2s::convert
