@@ -157,7 +157,7 @@ bool cuts_history(const OpDef& op) {
 // its history kept (as TorchScript's list ops are not recorded by the autograd).
 bool moves_values(const OpDef& op) {
   for (const Argument& a : op.schema.arguments) {
-    if (a.type.rfind("Any", 0) != 0 && a.type != "int") return false;
+    if (a.type.rfind("Any", 0) != 0 && a.type != "int" && a.type != "int?") return false;
   }
   return true;
 }

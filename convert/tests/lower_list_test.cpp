@@ -193,5 +193,34 @@ def f(x, n: int):
   }
 }
 
+TEST(LowerList, ALongLoopMakingAListPerTripKeepsMemoryFlat) {
+  // A list made, appended to and stacked in every trip: each trip's list and tensors
+  // are freed when the next trip replaces them, so the peak does not grow with trips.
+  const char* src = R"(import torch
+def f(x, n: int):
+    total = x * 0.0
+    for i in range(n):
+        tmp = [x, total]
+        tmp.append(x * 0.001)
+        total = torch.stack(tmp).sum(0) - x
+    return total
+)";
+  LoweredGraph lowered =
+      lower_program(std::make_shared<const SourceFile>("model.py", src), LowerOptions{});
+  auto peak_for = [&](int64_t trips) {
+    Executor exec(*lowered.graph);
+    Tensor x = Tensor::full({256}, 1.0);
+    const size_t before = storage_bytes_live();
+    reset_storage_peak();
+    ValueList out = exec.run({IValue(x), IValue(trips)});
+    EXPECT_EQ(out.at(0).to_tensor().shape(), (Shape{256}));
+    out.clear();
+    EXPECT_EQ(storage_bytes_live(), before) << trips;
+    return storage_bytes_peak() - before;
+  };
+  const size_t short_run = peak_for(10);
+  EXPECT_EQ(peak_for(20000), short_run);
+}
+
 }  // namespace
 }  // namespace d2s::convert
