@@ -12,6 +12,7 @@
 
 #include "convert/codegen_internal.h"
 #include "core/error.h"
+#include "core/ir_effects.h"
 
 namespace d2s::convert {
 
@@ -351,7 +352,11 @@ class Writer {
     const std::string expr = node_expression(n, [this](const ir::Value* v) { return ref(v); });
     std::vector<std::string> outs;
     for (const ir::Value* v : n.outputs()) outs.push_back(namer_.name(v, op_stem(n)));
-    if (outs.empty()) {
+    // `outs.append(y)`, `xs.__setitem__(i, v)`: a write into a list whose result (the
+    // list itself) nothing reads is a statement, as the program wrote it.
+    const bool unused_write = n.outputs().size() == 1 && !n.output()->has_uses() &&
+                              n.overload() == "t" && ir::mutates_inputs(n);
+    if (outs.empty() || unused_write) {
       line(indent, expr, &n);
     } else if ((k == ir::kind::TupleUnpack || k == ir::kind::ListUnpack) && outs.size() == 1) {
       line(indent, outs[0] + ", = " + expr, &n);

@@ -253,6 +253,31 @@ std::string builtin_or_math(const ir::Node& n, const RefFn& ref) {
   return {};
 }
 
+// The list ops of core/kernels_list.cpp as the list methods and subscripts that make
+// them (convert/lower_list.cpp reads each spelling back); empty for another op.
+// `xs[i] = v` and `xs += ys` are statements in Python: they are written as the calls
+// they stand for (`xs.__setitem__(i, v)`, `xs.__iadd__(ys)`), which are expressions.
+std::string list_op(const ir::Node& n, const std::vector<std::string>& args) {
+  if (n.overload() != "t" || args.empty()) return {};
+  const std::string_view name = base_name(n.kind());
+  const std::string self = operand(args[0]);
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (name == "append" || name == "insert" || name == "pop" || name == "extend" ||
+      name == "clear") {
+    return self + "." + std::string(name) + "(" + join(rest) + ")";
+  }
+  if (name == "_set_item") return self + ".__setitem__(" + join(rest) + ")";
+  if (name == "add_") return self + ".__iadd__(" + join(rest) + ")";
+  if (name == "__getitem__" && rest.size() == 1) return self + "[" + rest[0] + "]";
+  if (name == "list") return "list(" + args[0] + ")";
+  if (name == "slice") {
+    auto part = [&](size_t i) { return i < args.size() && args[i] != "None" ? args[i] : ""; };
+    std::string step = part(3) == "1" ? "" : part(3);
+    return self + "[" + part(1) + ":" + part(2) + (step.empty() ? "" : ":" + step) + "]";
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string python_literal(const IValue& v) {
@@ -402,6 +427,8 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
       return operand(args[0]) + "." + std::string(name) + "()";
     if (name == "numpy_T") return operand(args[0]) + ".T";
     if (name == "backward" && backward_is_plain(n)) return operand(args[0]) + ".backward()";
+    out = list_op(n, args);
+    if (!out.empty()) return out;
     if (name == "slice") out = subscript(n, ref, true);
     if (name == "select") out = subscript(n, ref, false);
     if (name == "format") out = fstring(n, ref);

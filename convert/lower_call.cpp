@@ -236,8 +236,8 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     const Type& t = v->type();
     if (t.kind == TypeKind::Tuple)
       return Sugared::of(constant(IValue(int64_t(t.elements.size())), range));
-    if (v->node()->kind() == ir::kind::ListConstruct) {
-      return Sugared::of(constant(IValue(int64_t(v->node()->inputs().size())), range));
+    if (auto items = static_list_items(v, range)) {
+      return Sugared::of(constant(IValue(int64_t(items->size())), range));
     }
     if (t.kind == TypeKind::Str) {
       if (auto c = constant_value(v))
@@ -334,6 +334,7 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
 Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs& args,
                              const SourceRange& range) {
   const Type& t = self->type();
+  if (t.kind == TypeKind::List) return call_list_method(self, name, args, range);
   if (!t.is_tensor() && t.kind != TypeKind::Any) {
     fail("'" + t.str() + "' object has no method '" + name + "' in the parse route", range,
          t.kind == TypeKind::List ? "lists cannot be changed in the parse route; build a new one"

@@ -143,9 +143,9 @@ std::vector<Sugared> Lowerer::spread_items(const ast::Starred& starred) {
       for (ir::Value* item : tuple_items(v, range)) out.push_back(Sugared::of(item));
       return out;
     }
-    if (v->node()->kind() == ir::kind::ListConstruct) {
+    if (auto items = static_list_items(v, range)) {
       std::vector<Sugared> out;
-      for (ir::Value* item : v->node()->inputs()) out.push_back(Sugared::of(item));
+      for (ir::Value* item : *items) out.push_back(Sugared::of(item));
       return out;
     }
   }

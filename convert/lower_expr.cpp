@@ -202,6 +202,10 @@ ir::Value* Lowerer::emit_binop(ast::BinOpKind op, ir::Value* lhs, ir::Value* rhs
     for (ir::Value* v : tuple_items(rhs, range)) items.push_back(v);
     return make_tuple(items, range);
   }
+  if (op == ast::BinOpKind::Add && lhs->type().kind == TypeKind::List &&
+      rhs->type().kind == TypeKind::List) {
+    return list_concat(lhs, rhs, range);
+  }
   auto name = op_for_operator(dunder(op));
   if (!name) {
     fail(std::string("the operator '") + ast::binop_symbol(op) + "' is not supported", range);
@@ -504,8 +508,8 @@ std::vector<Sugared> Lowerer::unpack(const Sugared& value, const SourceRange& ra
     for (ir::Value* item : tuple_items(v, range)) out.push_back(Sugared::of(item));
     return out;
   }
-  if (v->node()->kind() == ir::kind::ListConstruct) {
-    for (ir::Value* item : v->node()->inputs()) out.push_back(Sugared::of(item));
+  if (auto items = static_list_items(v, range)) {
+    for (ir::Value* item : *items) out.push_back(Sugared::of(item));
     return out;
   }
   fail("cannot unpack a value of type " + v->type().str() + " in the parse route", range,

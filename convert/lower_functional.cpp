@@ -1,15 +1,17 @@
 // Lambdas and nested functions (inlined at their call sites, reading the variables of
 // the function that defined them as they are when the call runs), comprehensions
-// unrolled over an iterable of known length, the builtins over such iterables
-// (enumerate, zip, sum, any, all, list, tuple, reversed, range), and raise / try /
-// del. What cannot be lowered is an error that names the construct and says that
-// eager and trace modes run it.
+// unrolled over an iterable of known length and lowered to a prim::Loop appending to
+// one list over an iterable whose length is known only when the graph runs, the builtins over such
+// iterables (enumerate, zip, sum, any, all, list, tuple, reversed, range), and raise / try / del.
+// What cannot be lowered is an error that names the construct and says that eager and trace modes
+// run it.
 #include <algorithm>
 
 #include "convert/lowerer.h"
 
 namespace d2s::convert {
 
+using ir::Type;
 using ir::TypeKind;
 
 namespace {
@@ -97,9 +99,11 @@ std::optional<std::vector<Sugared>> Lowerer::items_of(const Sugared& v, const So
     return out;
   }
   const ir::Type& t = v.value->type();
-  if (t.kind == TypeKind::Tuple ||
-      (t.kind == TypeKind::List && v.value->node()->kind() == ir::kind::ListConstruct)) {
-    return unpack(v, range);
+  if (t.kind == TypeKind::Tuple) return unpack(v, range);
+  if (auto items = static_list_items(v.value, range)) {
+    std::vector<Sugared> out;
+    for (ir::Value* item : *items) out.push_back(Sugared::of(item));
+    return out;
   }
   return std::nullopt;
 }
@@ -123,59 +127,159 @@ Sugared Lowerer::emit_comp(const ast::Comp& e) {
              "yet)",
          e.range, kEagerRuns);
   }
-  std::vector<ir::Value*> out;
+  CompOut out;
   comp_level(e, 0, &out);
-  if (out.empty()) {
+  if (out.list) return Sugared::of(out.list);
+  if (out.items.empty()) {
     fail("a comprehension that makes an empty list is not supported by the parse route", e.range,
          std::string("the list's item type is unknown; ") + kEagerRuns);
   }
-  return Sugared::of(make_list(out, e.range));
+  return Sugared::of(make_list(out.items, e.range));
 }
 
-void Lowerer::comp_level(const ast::Comp& e, size_t level, std::vector<ir::Value*>* out) {
+void Lowerer::comp_level(const ast::Comp& e, size_t level, CompOut* out) {
   const ast::CompFor& clause = e.generators[level];
-  std::optional<std::vector<Sugared>> items = known_items(*clause.iter);
-  if (!items) {
-    fail(
-        "a comprehension over a value whose length is not known at conversion time is not "
-        "supported by the parse route",
-        clause.iter->range,
-        std::string("the parse route unrolls comprehensions over a range with constant bounds, a "
-                    "tuple, a list written out or a module list; ") +
-            kEagerRuns);
-  }
+  // Each item gets its own scope: comprehension variables do not leak (Python 3).
   Environment* saved = env_;
-  for (const Sugared& item : *items) {
-    // Each item gets its own scope: comprehension variables do not leak (Python 3).
+  auto inner = [&] {
+    if (level + 1 < e.generators.size()) {
+      comp_level(e, level + 1, out);
+    } else {
+      out->add(*this, emit_expr(*e.elt), e.elt->range);
+    }
+  };
+  // The item once bound: its `if` filters, then the next clause or the item itself.
+  // A filter known at conversion time drops or keeps the item then; one known only
+  // when the graph runs is a prim::If around the rest, appending to the list then.
+  auto filtered = [&](size_t first_if, auto&& self_ref) -> void {
+    if (first_if == clause.ifs.size()) return inner();
+    ir::Value* cond = emit_condition(*clause.ifs[first_if]);
+    std::optional<IValue> cv = static_value(cond);
+    if (cv && cv->is_bool()) {
+      if (cv->to_bool()) self_ref(first_if + 1, self_ref);
+      return;
+    }
+    out->go_dynamic(*this, e.range);
+    ir::Node* n = graph_.insert(ir::kind::If, {cond}, 0, clause.ifs[first_if]->range);
+    ir::Block* then_block = n->add_block();
+    n->add_block();
+    ir::WithInsertPoint guard(graph_, then_block);
+    Environment arm(env_);
+    env_ = &arm;
+    self_ref(first_if + 1, self_ref);
+    env_ = arm.parent();
+  };
+  std::optional<CompIterable> it = comp_iterable(*clause.iter);
+  if (it && it->items) {
+    for (const Sugared& item : *it->items) {
+      Environment scope(saved);
+      env_ = &scope;
+      assign_target(*clause.target, item, clause.target->range);
+      filtered(0, filtered);
+      env_ = saved;
+    }
+    return;
+  }
+  if (!it) {
+    fail("a comprehension over this value is not supported by the parse route", clause.iter->range,
+         std::string("iterate over range(n), a tensor, a list, a tuple or a module list; ") +
+             kEagerRuns);
+  }
+  // A length known only when the graph runs: a prim::Loop appending to one list made
+  // before it, as torch.jit.script lowers a comprehension.
+  out->go_dynamic(*this, e.range);
+  const SourceRange& r = clause.iter->range;
+  ir::Node* loop = graph_.insert(ir::kind::Loop, {it->trips, bool_const(true)}, 0, r);
+  ir::Block* body = loop->add_block();
+  ir::Value* index = body->add_input();
+  index->set_type(Type::of_int());
+  {
+    ir::WithInsertPoint guard(graph_, body);
     Environment scope(saved);
     env_ = &scope;
-    assign_target(*clause.target, item, clause.target->range);
-    bool keep = true;
-    for (const ast::ExprPtr& cond : clause.ifs) {
-      std::optional<IValue> cv = static_value(emit_condition(*cond));
-      std::optional<bool> c;
-      if (cv && cv->is_bool()) c = cv->to_bool();
-      if (!c) {
-        env_ = saved;
-        fail(
-            "a comprehension condition that is not known at conversion time is not supported "
-            "by the parse route",
-            cond->range, std::string("write a loop with an if; ") + kEagerRuns);
-      }
-      if (!*c) {
-        keep = false;
-        break;
-      }
-    }
-    if (keep) {
-      if (level + 1 < e.generators.size()) {
-        comp_level(e, level + 1, out);
-      } else {
-        out->push_back(emit_expr(*e.elt));
-      }
-    }
+    assign_target(*clause.target, Sugared::of(it->item_at(index)), clause.target->range);
+    filtered(0, filtered);
+    body->register_output(bool_const(true));
     env_ = saved;
   }
+}
+
+std::optional<Lowerer::CompIterable> Lowerer::comp_iterable(const ast::Expr& iter) {
+  CompIterable out;
+  const SourceRange& r = iter.range;
+  Sugared v;
+  if (iter.kind == ast::ExprKind::Call) {
+    const auto& call = iter.as<ast::Call>();
+    Sugared callee = emit_sugared(*call.func);
+    if (callee.kind == Sugared::Kind::Builtin && callee.name == "range" && call.keywords.empty() &&
+        !call.args.empty() && call.args.size() <= 3) {
+      // range() with bounds known only at run time: trips and items as a for loop has them.
+      std::vector<ir::Value*> b;
+      bool all_static = true;
+      for (const auto& a : call.args) {
+        b.push_back(emit_expr(*a));
+        std::optional<IValue> c = static_value(b.back());
+        all_static = all_static && c && (c->is_int() || c->is_bool());
+      }
+      if (!all_static) {
+        ir::Value* start = b.size() == 1 ? nullptr : b[0];
+        ir::Value* step = b.size() == 3 ? b[2] : nullptr;
+        if (!step) {
+          out.trips = start ? emit_binop(ast::BinOpKind::Sub, b[1], start, r) : b[0];
+        } else {
+          ir::Value* diff = emit_binop(ast::BinOpKind::Sub, start, b[1], r);
+          out.trips = emit_unary(ast::UnaryOpKind::Neg,
+                                 emit_binop(ast::BinOpKind::FloorDiv, diff, step, r), r);
+        }
+        out.item_at = [this, start, step, r](ir::Value* i) {
+          ir::Value* value = i;
+          if (step) value = emit_binop(ast::BinOpKind::Mul, value, step, r);
+          if (start) value = emit_binop(ast::BinOpKind::Add, start, value, r);
+          return value;
+        };
+        return out;
+      }
+    }
+    v = call_sugared(callee, emit_args(call), call.range);
+  } else {
+    v = emit_sugared(iter);
+  }
+  if (auto items = items_of(v, r)) {
+    out.items = std::move(*items);
+    return out;
+  }
+  if (!v.is_value()) return std::nullopt;
+  ir::Value* x = v.value;
+  if (x->type().is_tensor()) {
+    // The rows of a tensor.
+    out.trips = emit_op("aten::size", {x, constant(IValue(int64_t{0}), r)}, r);
+    out.item_at = [this, x, r](ir::Value* i) {
+      return emit_op("aten::select", {x, constant(IValue(int64_t{0}), r), i}, r);
+    };
+    return out;
+  }
+  if (x->type().kind == TypeKind::List) {
+    out.trips = emit_op("aten::len", {x}, r);
+    out.item_at = [this, x, r](ir::Value* i) { return list_item_at(x, i, r); };
+    return out;
+  }
+  return std::nullopt;
+}
+
+void Lowerer::CompOut::add(Lowerer& l, ir::Value* v, const SourceRange& range) {
+  if (!list) {
+    items.push_back(v);
+    return;
+  }
+  l.refine_list_element(list, v, range);
+  l.emit_op("aten::append", {list, v}, range)->set_type(list->type());
+}
+
+void Lowerer::CompOut::go_dynamic(Lowerer& l, const SourceRange& range) {
+  if (list) return;
+  // The items made so far (from clauses unrolled before) start the list.
+  list = l.make_list(items, range);
+  items.clear();
 }
 
 // ------------------------------------------------------------------- builtins
@@ -270,7 +374,16 @@ std::optional<Sugared> Lowerer::call_iter_builtin(const std::string& q, CallArgs
     if (items.empty()) return Sugared::of(make_tuple({}, range));
     return Sugared::of(make_list(items, range));
   }
+  if (q == "list" && args.positional.empty() && args.keywords.empty()) {
+    return Sugared::of(make_list({}, range));  // list(): an empty list to fill
+  }
   if (args.positional.empty()) fail("TypeError: " + q + "() needs an argument", range);
+  if (q == "list" && args.positional[0].value.is_value()) {
+    // list(xs) of a list of run-time length: a copy when the graph runs (aten::list).
+    ir::Value* v = args.positional[0].value.value;
+    if (v->type().kind == TypeKind::List && !constant_value(v) && !static_list_items(v, range))
+      return Sugared::of(list_copy(v, range));
+  }
   if (q == "enumerate") {
     int64_t start = 0;
     if (const CallArg* s = keyword("start")) {

@@ -107,9 +107,17 @@ void Lowerer::lower_for(const ast::For& stmt) {
   }
   ir::Value* v = iterable.value;
   const Type& t = v->type();
-  if (t.kind == TypeKind::Tuple ||
-      (t.kind == TypeKind::List && v->node()->kind() == ir::kind::ListConstruct)) {
-    return lower_unrolled(stmt, unpack(iterable, iter.range));
+  if (t.kind == TypeKind::Tuple) return lower_unrolled(stmt, unpack(iterable, iter.range));
+  if (t.kind == TypeKind::List) {
+    if (auto items = static_list_items(v, iter.range)) {
+      std::vector<Sugared> unrolled;
+      for (ir::Value* item : *items) unrolled.push_back(Sugared::of(item));
+      return lower_unrolled(stmt, unrolled);
+    }
+    if (auto c = constant_value(v); c && c->is_list()) {
+      return lower_unrolled(stmt, *items_of(iterable, iter.range));
+    }
+    return lower_for_list(stmt, v);
   }
   if (t.is_tensor()) {
     // Rows of a tensor: as many trips as its first dimension.
@@ -228,8 +236,13 @@ void Lowerer::emit_loop(const ast::Stmt& stmt, const ast::Body& body, ir::Value*
   {
     ir::WithInsertPoint guard(graph_, body_block);
     env_ = &body_env;
+    // Lists the body writes into are read when the graph runs, in every trip
+    // (lower_list.cpp).
+    mark_loop_list_writes(body);
+    loop_bodies_.push_back(LoopBody{body_block, {}});
     bind_target(index);
     lower_body(body);
+    loop_bodies_.pop_back();
     // The continue condition: stop after break/return, else the loop's own test.
     ir::Value* cond = nullptr;  // every ExitState case below sets it
     switch (exit_state(body_env, flag::Stop)) {

@@ -162,7 +162,7 @@ void Lowerer::assign_target(const ast::Expr& target, const Sugared& value,
                                                              : target.as<ast::ListExpr>().elts;
       std::vector<Sugared> items;
       if (value.is_value() && value.value->type().kind == ir::TypeKind::List &&
-          value.value->node()->kind() != ir::kind::ListConstruct) {
+          !static_list_items(value.value, target.range)) {
         // A list of a length known only at run time (`B, T, C = x.size()`, the chunks
         // of x.split(n)): prim::ListUnpack into as many values as there are targets,
         // which checks the length when the graph runs, as TorchScript does.
@@ -222,7 +222,11 @@ void Lowerer::lower_aug_assign(const ast::AugAssign& stmt) {
     emit_op(inplace, {current, rhs}, range);
     return;
   }
-  ir::Value* result = emit_binop(stmt.op, current, rhs, range);
+  // `xs += ys` on a list extends it in place (aten::add_), and the name takes its
+  // result, the same list, as TorchScript writes it.
+  ir::Value* result = stmt.op == ast::BinOpKind::Add && current->type().kind == ir::TypeKind::List
+                          ? list_add_inplace(current, rhs, range)
+                          : emit_binop(stmt.op, current, rhs, range);
   if (result->debug_name().empty()) result->set_debug_name(stmt.target->as<ast::Name>().id);
   env_->set_value(stmt.target->as<ast::Name>().id, result);
 }

@@ -55,8 +55,7 @@ Sugared Lowerer::emit_subscript(const ast::Subscript& e) {
   }
   ir::Value* v = as_value(base, e.value->range);
   const Type& t = v->type();
-  if (t.kind == TypeKind::Tuple ||
-      (t.kind == TypeKind::List && v->node()->kind() == ir::kind::ListConstruct)) {
+  if (t.kind == TypeKind::Tuple || (t.kind == TypeKind::List && static_list_items(v, e.range))) {
     return Sugared::of(index_sequence(v, e));
   }
   if (std::optional<IValue> c = constant_value(v);
@@ -77,6 +76,17 @@ Sugared Lowerer::emit_subscript(const ast::Subscript& e) {
       ir::Value* dim = emit_expr(*e.indices[0]);
       return Sugared::of(emit_op("aten::size", {producer->input(0), dim}, e.range));
     }
+    // A list of run-time length (one that changes): its item when the graph runs.
+    if (e.indices.size() == 1 && e.indices[0]->kind != ast::ExprKind::Slice) {
+      ir::Value* index = emit_expr(*e.indices[0]);
+      const TypeKind k = index->type().kind;
+      if (k != TypeKind::Int && k != TypeKind::Bool && k != TypeKind::Any) {
+        fail("TypeError: list indices must be integers, not " + index->type().str(),
+             e.indices[0]->range);
+      }
+      return Sugared::of(list_item_at(v, index, e.range));
+    }
+    if (e.indices.size() == 1) return Sugared::of(list_slice(v, e.indices[0]->as<ast::Slice>()));
     fail("indexing a list of unknown length is not supported by the parse route", e.range,
          "index the tensor's shape directly (x.shape[i]) or use a tuple");
   }
@@ -92,7 +102,12 @@ ir::Value* Lowerer::index_sequence(ir::Value* v, const ast::Subscript& e) {
   if (e.indices.size() != 1) fail("a tuple takes one index", e.range);
   const ast::Expr& idx = *e.indices[0];
   if (idx.kind != ast::ExprKind::Slice) {
-    auto i = static_value(emit_expr(idx));
+    ir::Value* index = emit_expr(idx);
+    auto i = static_value(index);
+    if (v->type().kind == TypeKind::List && (!i || !(i->is_int() || i->is_bool()))) {
+      // A list's items share one type: an index known only at run time reads it then.
+      return list_item_at(v, index, e.range);
+    }
     if (!i || !(i->is_int() || i->is_bool())) {
       fail("the index of a tuple must be a constant int in the parse route", idx.range,
            "each item of a tuple may have its own type, so the index must be known");
@@ -318,6 +333,7 @@ ir::Value* Lowerer::index_tensor(ir::Value* v, const ast::Subscript& e) {
 
 void Lowerer::assign_tensor_item(const ast::Subscript& target, ir::Value* value) {
   ir::Value* base = emit_expr(*target.value);
+  if (base->type().kind == TypeKind::List) return assign_list_item(base, target, value);
   if (!base->type().is_tensor() && base->type().kind != TypeKind::Any) {
     fail("assigning to an item of a " + base->type().str() + " is not supported by the parse route",
          target.range, "build a new value instead, e.g. a new tuple");

@@ -25,6 +25,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -262,7 +263,23 @@ class Lowerer {
   // Keeps the running frame's variables for the nested functions it made.
   void keep_closure_frame();
   Sugared emit_comp(const ast::Comp& e);
-  void comp_level(const ast::Comp& e, size_t level, std::vector<ir::Value*>* out);
+  // What a comprehension makes: items known at conversion time, or, once a clause's
+  // length or a filter is known only at run time, a list appended to (lower_functional.cpp).
+  struct CompOut {
+    std::vector<ir::Value*> items;
+    ir::Value* list = nullptr;
+    void add(Lowerer& l, ir::Value* v, const SourceRange& range);
+    void go_dynamic(Lowerer& l, const SourceRange& range);
+  };
+  void comp_level(const ast::Comp& e, size_t level, CompOut* out);
+  // A comprehension clause's iterable: its items when known at conversion time, else
+  // its trip count and how to read the item of a trip.
+  struct CompIterable {
+    std::optional<std::vector<Sugared>> items;
+    ir::Value* trips = nullptr;
+    std::function<ir::Value*(ir::Value*)> item_at;
+  };
+  std::optional<CompIterable> comp_iterable(const ast::Expr& iter);
   // The items of an iterable whose length is known at conversion time.
   std::optional<std::vector<Sugared>> known_items(const ast::Expr& iter);
   std::optional<std::vector<Sugared>> items_of(const Sugared& v, const SourceRange& range);
@@ -274,6 +291,29 @@ class Lowerer {
   // `x in items` / `not in` over items of known length; null otherwise.
   std::optional<Sugared> emit_in(ast::CmpOpKind op, const Sugared& lhs, const Sugared& rhs,
                                  const SourceRange& range);
+  // ------------------------------------------------ lists that change (lower_list.cpp)
+  // The items of a list known at conversion time: a prim::ListConstruct's inputs while
+  // nothing writes into the list; null for a list of run-time length. The read is
+  // remembered, so that a later write in the same prim::Loop body is refused.
+  std::optional<std::vector<ir::Value*>> static_list_items(ir::Value* v, const SourceRange& range);
+  bool list_changes(ir::Value* v) const;
+  // Marks the lists a loop body writes into by name as changing, before it is lowered.
+  void mark_loop_list_writes(const ast::Body& body);
+  void note_list_write(ir::Value* list, const SourceRange& range);
+  // The item type of a list from what is put into it; an error for a second type.
+  void refine_list_element(ir::Value* list, ir::Value* item, const SourceRange& range);
+  void refine_list_element(ir::Value* list, const ir::Type& item, const SourceRange& range);
+  ir::Value* list_item_at(ir::Value* list, ir::Value* index, const SourceRange& range);
+  Sugared call_list_method(ir::Value* self, const std::string& name, CallArgs& args,
+                           const SourceRange& range);
+  ir::Value* as_list(ir::Value* v, const SourceRange& range);
+  ir::Value* list_copy(ir::Value* list, const SourceRange& range);
+  ir::Value* list_concat(ir::Value* lhs, ir::Value* rhs, const SourceRange& range);
+  ir::Value* list_add_inplace(ir::Value* list, ir::Value* more, const SourceRange& range);
+  void assign_list_item(ir::Value* list, const ast::Subscript& target, ir::Value* value);
+  void lower_for_list(const ast::For& stmt, ir::Value* list);
+  ir::Value* list_slice(ir::Value* list, const ast::Slice& s);
+
   void lower_raise(const ast::Raise& stmt);
   void lower_try(const ast::Try& stmt);
   void lower_delete(const ast::Delete& stmt);
@@ -342,6 +382,14 @@ class Lowerer {
   };
   std::unordered_map<int, FinishedFrame> finished_frames_;
   int module_loop_depth_ = 0;
+  // Lists written into (lower_list.cpp), and the prim::Loop bodies being lowered with
+  // the lists whose items were read at conversion time inside them.
+  std::unordered_set<const ir::Value*> changing_lists_;
+  struct LoopBody {
+    const ir::Block* block;
+    std::vector<std::pair<const ir::Value*, SourceRange>> static_reads;
+  };
+  std::vector<LoopBody> loop_bodies_;
 };
 
 template <typename ThenFn, typename ElseFn>

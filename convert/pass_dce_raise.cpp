@@ -17,6 +17,7 @@
 #include "convert/lower_context.h"
 #include "convert/passes.h"
 #include "core/autograd.h"
+#include "core/ir_effects.h"
 #include "core/op_registry.h"
 
 namespace d2s::convert {
@@ -79,7 +80,7 @@ std::optional<IValue> stand_in(const ir::Value* v, bool allow_list) {
     return IValue(Tensor::zeros(shape, *t.dtype));
   }
   const ir::Node* producer = v->node();
-  if (allow_list && producer->kind() == ir::kind::ListConstruct) {
+  if (allow_list && ir::is_unchanged_list(*v)) {
     ValueList items;
     for (const ir::Value* item : producer->inputs()) {
       auto s = stand_in(item, false);

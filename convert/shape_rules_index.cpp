@@ -15,7 +15,7 @@ namespace {
 
 std::optional<Dims> index_shape(const Dims& self, const ir::Value* indices) {
   const ir::Node* list = indices->node();
-  if (list->kind() != ir::kind::ListConstruct) return std::nullopt;
+  if (!ir::is_unchanged_list(*indices)) return std::nullopt;
   std::optional<Dims> b;
   std::vector<size_t> indexed;  // dims of self that an index tensor covers
   size_t at = 0;
@@ -55,7 +55,7 @@ std::optional<Dims> einsum_shape(const Args& a, const ir::Node& n) {
   auto eq = a.value(0);
   if (!eq || !eq->is_string() || n.inputs().size() < 2) return std::nullopt;
   const ir::Node* list = n.input(1)->node();
-  if (list->kind() != ir::kind::ListConstruct) return std::nullopt;
+  if (!ir::is_unchanged_list(*n.input(1))) return std::nullopt;
   kernels::EinsumEquation e;
   try {
     e = kernels::parse_einsum(eq->to_string(), list->inputs().size());

@@ -82,7 +82,7 @@ std::optional<Type> creation_rule(std::string_view k, const Args& a, const ir::N
     std::optional<DType> elem;
     ir::Value* v = n.input(0);
     for (int depth = 0; depth < 32; ++depth) {
-      if (v->node()->kind() != ir::kind::ListConstruct) {
+      if (!ir::is_unchanged_list(*v)) {
         elem = dtype_of(v->type());
         break;
       }
@@ -276,7 +276,12 @@ std::optional<Type> layout_rule(std::string_view k, const Args& a, const ir::Nod
     ir::Value* list = n.input(0);
     std::optional<Dims> shape;
     std::optional<DType> d;
-    if (list->node()->kind() == ir::kind::ListConstruct && !list->node()->inputs().empty()) {
+    if (!ir::is_unchanged_list(*list) && list->type().kind == TypeKind::List &&
+        !list->type().elements.empty() && list->type().elements[0].is_tensor()) {
+      // A list filled at run time (outs.append(y)): its items' dtype, not their number.
+      d = list->type().elements[0].dtype;
+    }
+    if (ir::is_unchanged_list(*list) && !list->node()->inputs().empty()) {
       const auto& items = list->node()->inputs();
       std::vector<Type> ts;
       for (ir::Value* item : items) ts.push_back(item->type());

@@ -13,8 +13,7 @@ const Type* item_type(const ir::Node& n, size_t i, std::optional<size_t> item) {
   if (i >= n.inputs().size()) return nullptr;
   const ir::Value* v = n.input(i);
   if (!item) return &v->type();
-  if (v->node()->kind() != ir::kind::ListConstruct || *item >= v->node()->inputs().size())
-    return nullptr;
+  if (!ir::is_unchanged_list(*v) || *item >= v->node()->inputs().size()) return nullptr;
   return &v->node()->input(*item)->type();
 }
 

@@ -11,6 +11,7 @@
 
 #include "convert/lower_context.h"
 #include "core/ir.h"
+#include "core/ir_effects.h"
 #include "core/op_registry.h"
 
 namespace d2s::convert::shape_detail {
@@ -116,8 +117,7 @@ class Args {
       return dims_of_constant(*v, minus_one);
     }
     ir::Value* v = n_.input(i);
-    if (v->node()->kind() == ir::kind::ListConstruct ||
-        v->node()->kind() == ir::kind::TupleConstruct) {
+    if (ir::is_unchanged_list(*v) || v->node()->kind() == ir::kind::TupleConstruct) {
       Dims out;
       for (ir::Value* item : v->node()->inputs()) {
         auto c = constant_value(item);

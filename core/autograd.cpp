@@ -151,6 +151,17 @@ bool cuts_history(const OpDef& op) {
          n.rfind("aten::new_", 0) == 0;
 }
 
+// An op whose arguments are all untyped values or ints (the list ops of
+// kernels_list.cpp: append, pop, __getitem__, ...) cannot compute on tensor data: it
+// moves values between containers, and a tensor it gives back is the one it was given,
+// its history kept (as TorchScript's list ops are not recorded by the autograd).
+bool moves_values(const OpDef& op) {
+  for (const Argument& a : op.schema.arguments) {
+    if (a.type.rfind("Any", 0) != 0 && a.type != "int" && a.type != "int?") return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 GradNode::~GradNode() {
@@ -201,7 +212,7 @@ void save_result(const OpDef& op, GradNode& node, const IValue& result) {
 }  // namespace
 
 IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
-  if (!g_grad_mode || !any_requires_grad(args)) {
+  if (!g_grad_mode || !any_requires_grad(args) || moves_values(op)) {
     IValue result = op.kernel(ctx, args);
     if (op.mutates) bump_written(op, args);
     return result;

@@ -45,6 +45,14 @@ bool has_own_effects(const Node& n) {
   return any_overload(n, [](const OpDef& def) { return def.mutates || def.is_random; });
 }
 
+bool is_unchanged_list(const Value& v) {
+  if (v.node()->kind() != kind::ListConstruct) return false;
+  for (const Use& u : v.uses()) {
+    if (mutates_inputs(*u.user)) return false;
+  }
+  return true;
+}
+
 bool removable_when_unused(const Node& n) {
   for (const Value* out : n.outputs()) {
     if (out->has_uses()) return false;

@@ -27,6 +27,11 @@ bool has_own_effects(const Node& n);
 // a recorded overload, any mutating overload of its kind).
 bool mutates_inputs(const Node& n);
 
+// Whether `v` is a prim::ListConstruct's list that no node writes into (aten::append,
+// aten::_set_item, ...: core/kernels_list.cpp), so that its items are the construct's
+// inputs wherever it is read. The shape rules read list items only then.
+bool is_unchanged_list(const Value& v);
+
 // A node of a flat graph (a trace) that may be dropped: no output used and no effect.
 bool removable_when_unused(const Node& n);
 

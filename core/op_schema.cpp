@@ -133,7 +133,8 @@ class SchemaParser {
     for (const char* b : kBases) known = known || t == b;
     if (!known) fail("unknown type '" + t + "'");
     if (accept('(')) {
-      if (t != "Tensor") fail("only a Tensor may carry an alias annotation");
+      // Tensors, and the lists of kernels_list.cpp (`Any(a!)[] self`: the list written).
+      if (t != "Tensor" && t != "Any") fail("only a Tensor or Any may carry an alias annotation");
       alias->set = name();
       alias->is_write = accept('!');
       expect(')');

@@ -168,8 +168,11 @@ TEST(LowerError, CallsThatDoNotFit) {
   EXPECT_TRUE(has(lower_error("def f(n: int):\n    r = range(n)\n    return n\n"),
                   {"model.py:2:15: error: range() with bounds not known at conversion time is only "
                    "supported as the iterable of a for loop"}));
-  EXPECT_TRUE(has(lower_error("def f(x):\n    return [t for t in x]\n"),
-                  {"model.py:2:24: error: a comprehension over a value whose length is not known",
+  // A comprehension over a tensor's rows is a prim::Loop (convert/lower_functional.cpp);
+  // one over a number is an error.
+  EXPECT_EQ(lower_error("def f(x):\n    return [t for t in x]\n"), "");
+  EXPECT_TRUE(has(lower_error("def f(x, n: int):\n    return [t for t in n]\n"),
+                  {"model.py:2:24: error: a comprehension over this value is not supported",
                    "eager and trace modes run it"}));
 }
 
@@ -310,10 +313,13 @@ TEST(LowerError, SubscriptsMisused) {
                   {"ValueError: slice step cannot be zero"}));
   EXPECT_TRUE(has(lower_error("def f(x, n: int):\n    t = (x, x)\n    return t[n:]\n"),
                   {"tuple slice bounds must be constant ints"}));
-  EXPECT_TRUE(has(lower_error("def f(x):\n    s = x.shape\n    return s[1:]\n"),
-                  {"indexing a list of unknown length is not supported by the parse route"}));
-  EXPECT_TRUE(has(lower_error("def f(x):\n    for d in x.shape:\n        x = x\n    return x\n"),
-                  {"cannot iterate over a value of type int[] in the parse route"}));
+  // A list of run-time length is sliced (aten::slice) and iterated (a prim::Loop over
+  // aten::len trips) as TorchScript does (convert/lower_list.cpp).
+  EXPECT_EQ(lower_error("def f(x):\n    s = x.shape\n    return s[1:]\n"), "");
+  EXPECT_EQ(lower_error("def f(x):\n    for d in x.shape:\n        x = x\n    return x\n"), "");
+  EXPECT_TRUE(
+      has(lower_error("def f(x, n: int):\n    s = [x]\n    s.append(x)\n    return s[0.5]\n"),
+          {"TypeError: list indices must be integers, not float"}));
 }
 
 TEST(LowerError, EntryAnnotations) {

@@ -60,6 +60,10 @@ TEST(OpSchemaAlias, ParsesAndPrintsTorchScriptAliasMarks) {
   EXPECT_EQ(OpSchema::parse("aten::f(Tensor(a!)[] xs) -> ()").str(),
             "aten::f(Tensor(a!)[] xs) -> ()");
   EXPECT_THROW(OpSchema::parse("aten::f(int(a!) n) -> int"), Error);
+  // A list that an op writes into (kernels_list.cpp): the mark on Any, as on Tensor.
+  OpSchema append = OpSchema::parse("aten::append.t(Any(a!)[] self, Any el) -> Any(a!)[]");
+  EXPECT_EQ(append.written_arguments(), (std::vector<size_t>{0}));
+  EXPECT_EQ(append.str(), "aten::append.t(Any(a!)[] self, Any el) -> Any(a!)[]");
   EXPECT_THROW(OpSchema::parse("aten::f(Tensor(a! x) -> Tensor"), Error);
 }
 
@@ -75,13 +79,18 @@ TEST(OpSchemaAlias, EveryInPlaceOpOfTheTableIsMarked) {
   }
   // Nothing else writes: a table entry that does must say so in its schema. batch_norm
   // is the one op without a trailing underscore that writes (its running statistics,
-  // which TorchScript's schema leaves unmarked).
+  // which TorchScript's schema leaves unmarked); the list ops of kernels_list.cpp
+  // (overload "t": append, insert, pop, _set_item, extend) write into their list.
   for (const std::string& base : reg.base_names()) {
     for (const OpDef& def : reg.overloads(base)) {
       const std::string& n = def.schema.name;
       if (n.rfind("aten::", 0) != 0) continue;  // grad::add_ is add_'s backward, not a write
       const bool underscore = n.size() > 2 && n.back() == '_' && n[n.size() - 2] != '_';
-      EXPECT_EQ(def.mutates, underscore || n == "aten::batch_norm") << def.schema.str();
+      const bool list_write = def.schema.overload == "t" &&
+                              (n == "aten::append" || n == "aten::insert" || n == "aten::pop" ||
+                               n == "aten::_set_item" || n == "aten::extend");
+      EXPECT_EQ(def.mutates, underscore || list_write || n == "aten::batch_norm")
+          << def.schema.str();
     }
   }
 }
