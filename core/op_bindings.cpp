@@ -144,6 +144,10 @@ constexpr const char* kCommonTensorOps[] = {
 constexpr const char* kMethodOnlyTensorOps[] = {
     "index_put_", "scatter_", "scatter_add_", "new_zeros", "new_ones", "new_full", "new_empty"};
 
+// Views and layouts (core/views.h): torch.narrow and x.narrow; the layout queries are
+// methods only.
+constexpr const char* kViewMethodsOnly[] = {"is_contiguous", "stride"};
+
 constexpr const char* kFunctional[] = {"relu",
                                        "gelu",
                                        "silu",
@@ -194,6 +198,7 @@ const Table& functions() {
     for (const char* n : kCommonTensorOps) {
       t[std::string("torch.") + n] = std::string("aten::") + n;
     }
+    t["torch.narrow"] = "aten::narrow";
     for (const char* n : kFunctional) {
       t[std::string("torch.nn.functional.") + n] = std::string("aten::") + n;
     }
@@ -245,6 +250,8 @@ const Table& methods() {
     for (const char* n : kCommon) t[n] = std::string("aten::") + n;
     for (const char* n : kMethodOnly) t[n] = std::string("aten::") + n;
     for (const char* n : kCommonTensorOps) t[n] = std::string("aten::") + n;
+    for (const char* n : kViewMethodsOnly) t[n] = std::string("aten::") + n;
+    t["narrow"] = "aten::narrow";
     for (const char* n : kMethodOnlyTensorOps) t[n] = std::string("aten::") + n;
     t["clip"] = "aten::clamp";
     t["absolute"] = "aten::abs";
