@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "convert/functional_views.h"
 #include "core/error.h"
 #include "core/ir_effects.h"
 #include "core/ir_verify.h"
@@ -372,6 +373,7 @@ bool carried_write_is_local(Block* block, Value* self) {
 // or a loop body), or into a tensor that a list or tuple also holds (a later read
 // through the list would keep the old value).
 void remove_mutation(Graph& graph) {
+  std::unordered_set<const Node*> fresh;  // nodes computing written values (functional_views.h)
   std::vector<std::pair<Block*, Node*>> todo;
   std::vector<Block*> blocks = {graph.block()};
   while (!blocks.empty()) {
@@ -454,6 +456,9 @@ void remove_mutation(Graph& graph) {
       }
     }
     for (auto [user, offset] : later) user->replace_input(offset, value);
+    // A write into a view writes its base (and the base's other views) too.
+    fresh.insert(pure);
+    write_through_views(graph, block, n, self, value, after_write, fresh);
     n->output()->replace_all_uses_with(value);
     n->destroy();
   }

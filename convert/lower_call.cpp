@@ -347,7 +347,9 @@ Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs&
     return Sugared::of(emit_op("aten::dim", positional, args.keywords, range));
   if (name == "numel" || name == "nelement")
     return Sugared::of(emit_op("aten::numel", positional, args.keywords, range));
-  if (name == "cpu" || name == "contiguous") {
+  // contiguous() stays a node, as TorchScript keeps it: of a non-contiguous view it is
+  // a copy, whose writes do not reach the base (core/views.h).
+  if (name == "cpu") {
     if (positional.size() == 1 && args.keywords.empty()) return Sugared::of(self);
   }
   if (name == "float" || name == "long" || name == "int" || name == "bool") {

@@ -236,6 +236,17 @@ std::optional<Type> layout_rule(std::string_view k, const Args& a, const ir::Nod
       }
     }
     out = tensor(self.dtype, shape);
+  } else if (k == "narrow") {
+    // narrow(dim, start, length): the dim becomes `length`.
+    std::optional<Dims> shape;
+    auto dim = a.int_at(1);
+    auto w = s && dim ? wrap(*dim, s->size()) : std::nullopt;
+    if (w) {
+      shape = *s;
+      auto length = a.int_at(3);
+      (*shape)[*w] = length ? Dim::known(*length) : Dim{};
+    }
+    out = tensor(self.dtype, shape);
   } else if (k == "select" || k == "slice" || k == "index_select") {
     std::optional<Dims> shape;
     auto dim = a.int_at(1);

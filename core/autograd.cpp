@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/grad_fn_name.h"
+#include "core/views.h"
 
 namespace d2s {
 
@@ -209,9 +210,8 @@ void save_result(const OpDef& op, GradNode& node, const IValue& result) {
   if (op.saved.result) remember(node.saved, node.result, true);
 }
 
-}  // namespace
-
-IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
+// The kernel call and its recording on the tape.
+IValue record_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
   if (!g_grad_mode || !any_requires_grad(args) || moves_values(op)) {
     IValue result = op.kernel(ctx, args);
     if (op.mutates) bump_written(op, args);
@@ -273,6 +273,17 @@ IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
   result = data_only(result);
   save_result(op, *node, result);
   attach(node, result);
+  return result;
+}
+
+}  // namespace
+
+IValue run_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
+  if (!op.is_view && !op.mutates) return record_op(op, ctx, args);
+  if (op.mutates) check_write_through_view(op, args, g_grad_mode && any_requires_grad(args));
+  IValue result = record_op(op, ctx, args);
+  if (op.is_view) return register_view(op, args, std::move(result));
+  propagate_write(op, args);
   return result;
 }
 

@@ -112,21 +112,34 @@ void register_derivatives_linalg(OpRegistry& r) {
   });
   r.set_derivative("aten::addmm", addmm_grad, SavedData::args({1, 2}));
   r.set_derivative("aten::linear", linear_grad, operands);  // bias: its shape only
-  r.set_derivative("aten::t", [](In in) {
-    const Tensor& g = in.grads[0];
-    return ValueList{IValue(g.dim() < 2 ? g : transpose_last(g))};
-  });
-  r.set_derivative("aten::numpy_T", [](In in) {
-    std::vector<int64_t> dims;
-    for (int64_t d = in.grads[0].dim(); d-- > 0;) dims.push_back(d);
-    return permute_grad(in, dims);
-  });
-  r.set_derivative("aten::transpose.int", [](In in) {
-    return ValueList{IValue(op("aten::transpose", {IValue(in.grads[0]), in.args[1], in.args[2]})),
-                     IValue(), IValue()};
-  });
-  r.set_derivative("aten::permute",
-                   [](In in) { return permute_grad(in, in.args[1].to_int_list()); });
+  r.set_derivative(
+      "aten::t",
+      [](In in) {
+        const Tensor& g = in.grads[0];
+        return ValueList{IValue(g.dim() < 2 ? g : transpose_last(g))};
+      },
+      SavedData::nothing());
+  r.set_derivative(
+      "aten::numpy_T",
+      [](In in) {
+        std::vector<int64_t> dims;
+        for (int64_t d = in.grads[0].dim(); d-- > 0;) dims.push_back(d);
+        return permute_grad(in, dims);
+      },
+      SavedData::nothing());
+  r.set_derivative(
+      "aten::transpose.int",
+      [](In in) {
+        return ValueList{
+            IValue(op("aten::transpose", {IValue(in.grads[0]), in.args[1], in.args[2]})), IValue(),
+            IValue()};
+      },
+      SavedData::nothing());
+  // The transposes read no data (PyTorch's TransposeBackward saves none): a write into
+  // their input after them is no error at backward.
+  r.set_derivative(
+      "aten::permute", [](In in) { return permute_grad(in, in.args[1].to_int_list()); },
+      SavedData::nothing());
 }
 
 }  // namespace d2s::grad

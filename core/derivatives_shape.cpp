@@ -57,6 +57,18 @@ ValueList slice_grad(In in) {
                                                    in.args[2], in.args[3], in.args[4]}));
 }
 
+// narrow(self, dim, start, length) is slice(self, dim, start, start + length).
+ValueList narrow_grad(In in) {
+  const Tensor self = in.args[0].to_tensor();
+  const Tensor zeros = Tensor::zeros(self.shape());
+  const int64_t dim = in.args[1].to_int();
+  int64_t start = in.args[2].to_int();
+  if (start < 0) start += self.shape()[dim < 0 ? dim + self.dim() : dim];
+  return first_only(
+      in, op("aten::slice_scatter", {IValue(zeros), IValue(in.grads[0]), in.args[1], IValue(start),
+                                     IValue(start + in.args[3].to_int()), IValue(int64_t{1})}));
+}
+
 // select_scatter / slice_scatter(self, src, where...): self's gradient is g with
 // the written part zeroed; src's is the written part of g.
 ValueList scatter_grad(In in, const char* scatter, const char* gather) {
@@ -159,6 +171,7 @@ void register_derivatives_shape(OpRegistry& r) {
   set("aten::repeat", repeat_grad);
   set("aten::select.int", select_grad);
   set("aten::slice.Tensor", slice_grad);
+  set("aten::narrow", narrow_grad);
   set("aten::select_scatter",
       [](In in) { return scatter_grad(in, "aten::select_scatter", "aten::select"); });
   set("aten::slice_scatter",

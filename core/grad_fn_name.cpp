@@ -51,6 +51,7 @@ constexpr NamedOp kNodeNames[] = {
     {"aten::view_as", "ViewBackward0"},
     {"aten::expand_as", "ExpandBackward0"},
     {"aten::contiguous", "CloneBackward0"},
+    {"aten::narrow", "SliceBackward0"},
     {"aten::to", "ToCopyBackward0"},
     {"aten::type_as", "ToCopyBackward0"},
     {"aten::cpu", "ToCopyBackward0"},

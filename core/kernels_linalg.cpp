@@ -326,10 +326,10 @@ void register_linalg(OpRegistry& r) {
       "aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> "
       "Tensor",
       [t](OpContext&, A a) { return tv(addmm(a[0], t(a[1]), t(a[2]), a[3], a[4])); });
-  r.add("aten::t(Tensor self) -> Tensor", [t](OpContext&, A a) { return tv(t_op(t(a[0]))); });
-  r.add("aten::transpose.int(Tensor self, int dim0, int dim1) -> Tensor",
+  r.add("aten::t(Tensor(a) self) -> Tensor(a)", [t](OpContext&, A a) { return tv(t_op(t(a[0]))); });
+  r.add("aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
         [t](OpContext&, A a) { return tv(transpose(t(a[0]), a[1].to_int(), a[2].to_int())); });
-  r.add("aten::permute(Tensor self, int[] dims) -> Tensor",
+  r.add("aten::permute(Tensor(a) self, int[] dims) -> Tensor(a)",
         [t](OpContext&, A a) { return tv(permute(t(a[0]), a[1].to_int_list())); });
 }
 

@@ -1,12 +1,15 @@
 // Shape ops. reshape/view/flatten/squeeze/unsqueeze/detach share storage (the
 // row-major layout is unchanged); select, slice, expand, cat, stack, chunk and
-// split copy, since d2s tensors have no strides. Also the size queries and the
-// dtype conversions (to, float(), long(), bool(), type_as).
+// split copy, since d2s tensors hold their elements row-major; those that are views in
+// PyTorch are kept in step with their base by core/views.h, which also gives PyTorch's
+// strides (reshape copies and view fails where PyTorch's would). Also the size
+// queries and the dtype conversions (to, float(), long(), bool(), type_as).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 #include "core/kernels.h"
+#include "core/views.h"
 
 namespace d2s::kernels {
 
@@ -73,6 +76,20 @@ Tensor unsqueeze(const Tensor& t, int64_t dim) {
   Shape shape = t.shape();
   shape.insert(shape.begin() + d, 1);
   return t.view_as_shape(shape);
+}
+
+// reshape: a view when the layout allows one (views.h), else a copy, as PyTorch's.
+Tensor reshape_or_copy(const Tensor& x, const Shape& shape) {
+  return view_strides(x, shape) ? x.view_as_shape(shape) : x.clone().view_as_shape(shape);
+}
+
+Tensor view_or_fail(const Tensor& x, const Shape& shape) {
+  if (!view_strides(x, shape)) {
+    fail(
+        "view size is not compatible with input tensor's size and stride (at least one "
+        "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  }
+  return x.view_as_shape(shape);
 }
 
 // Copies whole rows of bytes: cat and stack need no per-element work.
@@ -228,6 +245,22 @@ Tensor slice(const Tensor& t, int64_t dim, const IValue& start, const IValue& en
   return strided_copy(t, r.shape, r.strides, r.offset);
 }
 
+Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+  if (t.dim() == 0) fail("narrow() cannot be applied to a 0-dim tensor.");
+  const int64_t d = wrap_dim(dim, t.dim());
+  const int64_t size = t.shape()[d];
+  if (start < -size || start > size) {
+    fail("start out of range (expected to be in range of [" + std::to_string(-size) + ", " +
+         std::to_string(size) + "], but got " + std::to_string(start) + ")");
+  }
+  if (start < 0) start += size;
+  if (length < 0 || start > size - length) {
+    fail("start (" + std::to_string(start) + ") + length (" + std::to_string(length) +
+         ") exceeds dimension size (" + std::to_string(size) + ").");
+  }
+  return slice(t, d, IValue(start), IValue(start + length), 1);
+}
+
 // select_scatter / slice_scatter: a copy of self with src written into the
 // region (x[i] = v, functionally). src converts to self's dtype, as assignment does.
 Tensor scatter(const Tensor& self, const Region& r, const Tensor& src, const char* name) {
@@ -365,27 +398,46 @@ std::vector<Tensor> tensors_arg(const IValue& v) {
 void register_shape(OpRegistry& r) {
   using A = const ValueList&;
   auto t = [](const IValue& v) { return tensor_arg(v); };
-  for (const char* name : {"reshape(Tensor self, int[] shape)", "view(Tensor self, int[] size)"}) {
-    r.add(std::string("aten::") + name + " -> Tensor", [t](OpContext&, A a) {
-      Tensor x = t(a[0]);
-      return tv(x.view_as_shape(infer_shape(a[1].to_int_list(), x.numel())));
-    });
-  }
-  r.add("aten::view_as(Tensor self, Tensor other) -> Tensor", [t](OpContext&, A a) {
+  r.add("aten::reshape(Tensor(a) self, int[] shape) -> Tensor(a)", [t](OpContext&, A a) {
     Tensor x = t(a[0]);
-    return tv(x.view_as_shape(infer_shape(t(a[1]).shape(), x.numel())));
+    return tv(reshape_or_copy(x, infer_shape(a[1].to_int_list(), x.numel())));
   });
-  r.add("aten::reshape_as(Tensor self, Tensor other) -> Tensor", [t](OpContext&, A a) {
+  r.add("aten::view(Tensor(a) self, int[] size) -> Tensor(a)", [t](OpContext&, A a) {
     Tensor x = t(a[0]);
-    return tv(x.view_as_shape(infer_shape(t(a[1]).shape(), x.numel())));
+    return tv(view_or_fail(x, infer_shape(a[1].to_int_list(), x.numel())));
   });
-  r.add("aten::flatten.using_ints(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor",
-        [t](OpContext&, A a) { return tv(flatten(t(a[0]), a[1].to_int(), a[2].to_int())); });
-  r.add("aten::squeeze(Tensor self) -> Tensor",
+  r.add("aten::view_as(Tensor(a) self, Tensor other) -> Tensor(a)", [t](OpContext&, A a) {
+    Tensor x = t(a[0]);
+    return tv(view_or_fail(x, infer_shape(t(a[1]).shape(), x.numel())));
+  });
+  r.add("aten::reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)", [t](OpContext&, A a) {
+    Tensor x = t(a[0]);
+    return tv(reshape_or_copy(x, infer_shape(t(a[1]).shape(), x.numel())));
+  });
+  r.add("aten::flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
+        [t](OpContext&, A a) {
+          Tensor x = t(a[0]);
+          Tensor f = flatten(x, a[1].to_int(), a[2].to_int());
+          return tv(reshape_or_copy(x, f.shape()));
+        });
+  r.add("aten::narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)",
+        [t](OpContext&, A a) {
+          return tv(narrow(t(a[0]), a[1].to_int(), a[2].to_int(), a[3].to_int()));
+        });
+  r.add("aten::is_contiguous(Tensor self) -> bool",
+        [t](OpContext&, A a) { return IValue(is_contiguous(t(a[0]))); });
+  r.add("aten::stride(Tensor self) -> int[]",
+        [t](OpContext&, A a) { return IValue::int_list(strides_of(t(a[0]))); });
+  r.add("aten::stride.int(Tensor self, int dim) -> int", [t](OpContext&, A a) {
+    Tensor x = t(a[0]);
+    if (x.dim() == 0) fail("stride(): a 0-dim tensor has no dimensions");
+    return IValue(strides_of(x)[wrap_dim(a[1].to_int(), x.dim())]);
+  });
+  r.add("aten::squeeze(Tensor(a) self) -> Tensor(a)",
         [t](OpContext&, A a) { return tv(squeeze(t(a[0]), IValue())); });
-  r.add("aten::squeeze.dim(Tensor self, int dim) -> Tensor",
+  r.add("aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)",
         [t](OpContext&, A a) { return tv(squeeze(t(a[0]), a[1])); });
-  r.add("aten::unsqueeze(Tensor self, int dim) -> Tensor",
+  r.add("aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
         [t](OpContext&, A a) { return tv(unsqueeze(t(a[0]), a[1].to_int())); });
   r.add("aten::cat(Tensor[] tensors, int dim=0) -> Tensor",
         [](OpContext&, A a) { return tv(cat(tensors_arg(a[0]), a[1].to_int())); });
@@ -403,25 +455,29 @@ void register_shape(OpRegistry& r) {
         [t](OpContext&, A a) { return IValue(dtype_scalar_type(t(a[0]).dtype())); });
   r.add("aten::is_floating_point(Tensor self) -> bool",
         [t](OpContext&, A a) { return IValue(t(a[0]).dtype() == DType::Float32); });
-  r.add("aten::contiguous(Tensor self, *, int memory_format=0) -> Tensor",
-        [t](OpContext&, A a) { return tv(t(a[0])); });
+  // Itself when PyTorch's layout of it is row-major, else a fresh copy (a transposed
+  // view's contiguous() is no longer a view of the base).
+  r.add("aten::contiguous(Tensor self, *, int memory_format=0) -> Tensor", [t](OpContext&, A a) {
+    Tensor x = t(a[0]);
+    return tv(is_contiguous(x) ? x : x.clone());
+  });
   r.add("aten::clone(Tensor self, *, int? memory_format=None) -> Tensor",
         [t](OpContext&, A a) { return tv(t(a[0]).clone()); });
   r.add("aten::detach(Tensor self) -> Tensor", [t](OpContext&, A a) {
     Tensor x = t(a[0]);
     return tv(x.view_as_shape(x.shape()));  // shares storage, no requires_grad
   });
-  r.add("aten::expand(Tensor self, int[] size, *, bool implicit=False) -> Tensor",
+  r.add("aten::expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a)",
         [t](OpContext&, A a) { return tv(expand(t(a[0]), a[1].to_int_list())); });
-  r.add("aten::expand_as(Tensor self, Tensor other) -> Tensor",
+  r.add("aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a)",
         [t](OpContext&, A a) { return tv(expand(t(a[0]), t(a[1]).shape())); });
   r.add("aten::repeat(Tensor self, int[] repeats) -> Tensor",
         [t](OpContext&, A a) { return tv(repeat(t(a[0]), a[1].to_int_list())); });
-  r.add("aten::select.int(Tensor self, int dim, int index) -> Tensor",
+  r.add("aten::select.int(Tensor(a) self, int dim, int index) -> Tensor(a)",
         [t](OpContext&, A a) { return tv(select(t(a[0]), a[1].to_int(), a[2].to_int())); });
   r.add(
-      "aten::slice.Tensor(Tensor self, int dim=0, int? start=None, int? end=None, int step=1) "
-      "-> Tensor",
+      "aten::slice.Tensor(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) "
+      "-> Tensor(a)",
       [t](OpContext&, A a) {
         return tv(slice(t(a[0]), a[1].to_int(), a[2], a[3], a[4].to_int()));
       });
@@ -441,13 +497,13 @@ void register_shape(OpRegistry& r) {
       });
   r.add("aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
         [t](OpContext&, A a) { return tv(copy_into(a[0], t(a[1]))); });
-  r.add("aten::numpy_T(Tensor self) -> Tensor", [t](OpContext&, A a) {
+  r.add("aten::numpy_T(Tensor(a) self) -> Tensor(a)", [t](OpContext&, A a) {
     Tensor x = t(a[0]);
     std::vector<int64_t> dims;
     for (int64_t d = x.dim(); d-- > 0;) dims.push_back(d);
     return tv(permute(x, dims));
   });
-  r.add("aten::chunk(Tensor self, int chunks, int dim=0) -> Tensor[]", [t](OpContext&, A a) {
+  r.add("aten::chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor(a)[]", [t](OpContext&, A a) {
     Tensor x = t(a[0]);
     const int64_t chunks = a[1].to_int();
     if (chunks <= 0) {
@@ -457,9 +513,9 @@ void register_shape(OpRegistry& r) {
     const int64_t size = x.shape()[wrap_dim(a[2].to_int(), x.dim())];
     return tensor_list(split(x, size / chunks + (size % chunks != 0), a[2].to_int()));
   });
-  r.add("aten::split.Tensor(Tensor self, int split_size, int dim=0) -> Tensor[]",
+  r.add("aten::split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor(a)[]",
         [t](OpContext&, A a) { return tensor_list(split(t(a[0]), a[1].to_int(), a[2].to_int())); });
-  r.add("aten::split.sizes(Tensor self, int[] split_size, int dim=0) -> Tensor[]",
+  r.add("aten::split.sizes(Tensor(a) self, int[] split_size, int dim=0) -> Tensor(a)[]",
         [t](OpContext&, A a) {
           Tensor x = t(a[0]);
           std::vector<int64_t> sizes = a[1].to_int_list();
@@ -482,7 +538,7 @@ void register_shape(OpRegistry& r) {
           }
           return tensor_list(split_sizes(x, sizes, d));
         });
-  r.add("aten::unbind.int(Tensor self, int dim=0) -> Tensor[]", [t](OpContext&, A a) {
+  r.add("aten::unbind.int(Tensor(a) self, int dim=0) -> Tensor(a)[]", [t](OpContext&, A a) {
     Tensor x = t(a[0]);
     if (x.dim() == 0) fail("Dimension specified as 0 but tensor has no dimensions");
     const int64_t d = wrap_dim(a[1].to_int(), x.dim());

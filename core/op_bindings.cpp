@@ -152,6 +152,10 @@ constexpr const char* kTorchInplace[] = {"relu_",      "selu_",    "sigmoid_",
                                          "clamp_max_", "dropout_", "feature_dropout_"};
 constexpr const char* kFunctionalInplace[] = {"relu_", "leaky_relu_", "elu_", "hardtanh_", "selu_"};
 
+// Views and layouts (core/views.h): torch.narrow and x.narrow; the layout queries are
+// methods only.
+constexpr const char* kViewMethodsOnly[] = {"is_contiguous", "stride"};
+
 constexpr const char* kFunctional[] = {"relu",
                                        "gelu",
                                        "silu",
@@ -206,6 +210,7 @@ const Table& functions() {
     for (const char* n : kCommonTensorOps) {
       t[std::string("torch.") + n] = std::string("aten::") + n;
     }
+    t["torch.narrow"] = "aten::narrow";
     for (const char* n : kFunctional) {
       t[std::string("torch.nn.functional.") + n] = std::string("aten::") + n;
     }
@@ -267,6 +272,8 @@ const Table& methods() {
     for (const char* n : kCommon) t[n] = std::string("aten::") + n;
     for (const char* n : kMethodOnly) t[n] = std::string("aten::") + n;
     for (const char* n : kCommonTensorOps) t[n] = std::string("aten::") + n;
+    for (const char* n : kViewMethodsOnly) t[n] = std::string("aten::") + n;
+    t["narrow"] = "aten::narrow";
     for (const char* n : kMethodOnlyTensorOps) t[n] = std::string("aten::") + n;
     for (const char* n : kInplaceMethods) t[n] = std::string("aten::") + n;
     t["clip"] = "aten::clamp";

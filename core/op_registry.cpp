@@ -346,8 +346,9 @@ IValue OpRegistry::call(OpContext& ctx, std::string_view base_name, const ValueL
 }
 
 void OpRegistry::add(std::string_view schema, Kernel kernel, bool is_random) {
-  OpDef def{OpSchema::parse(schema), std::move(kernel), is_random, {}, {}, false};
+  OpDef def{OpSchema::parse(schema), std::move(kernel), is_random, {}, {}, false, false};
   def.mutates = def.schema.mutates();
+  def.is_view = def.schema.returns_view_of_self();
   std::vector<OpDef>& defs = ops_[def.schema.name];
   for (const OpDef& d : defs) {
     if (d.schema.overload == def.schema.overload) {

@@ -83,6 +83,9 @@ struct OpSchema {
   bool mutates() const;
   // The indices of the arguments the op writes into.
   std::vector<size_t> written_arguments() const;
+  // Whether the first return aliases the first argument without a write (`Tensor(a)
+  // self ... -> Tensor(a)`, or `Tensor(a)[]`): the op returns views of self.
+  bool returns_view_of_self() const;
   std::string str() const;  // the schema as written
   // Parses a schema string; throws d2s::Error on a malformed one.
   static OpSchema parse(std::string_view text);
@@ -144,6 +147,9 @@ struct OpDef {
   // removed when its result is unused, never folded, recorded by the autograd as a
   // rewrite of that argument.
   bool mutates = false;
+  // Returns a view of its first argument (the schema marks both `Tensor(a)`, as
+  // TorchScript's do for select, transpose, view, ...): core/views.h keeps the two in step.
+  bool is_view = false;
 };
 
 class OpRegistry {

@@ -222,6 +222,13 @@ bool OpSchema::mutates() const {
   return false;
 }
 
+bool OpSchema::returns_view_of_self() const {
+  if (arguments.empty() || return_aliases.empty()) return false;
+  const AliasInfo& self = arguments[0].alias;
+  return !self.empty() && !self.is_write && return_aliases[0].set == self.set &&
+         !return_aliases[0].is_write;
+}
+
 std::vector<size_t> OpSchema::written_arguments() const {
   std::vector<size_t> out;
   for (size_t i = 0; i < arguments.size(); ++i) {

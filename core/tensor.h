@@ -2,7 +2,10 @@
 //
 // A Tensor is a handle to a TensorImpl (shape, dtype, storage); copying the handle
 // aliases, as in PyTorch. Views that keep the row-major layout (reshape, view,
-// squeeze, unsqueeze, flatten) share storage; everything else copies. The impl's
+// squeeze, unsqueeze, flatten) share storage; the other views (select, slice,
+// transpose, permute, expand, narrow, unbind, split, chunk) hold their elements in a
+// storage of their own, and core/views.h keeps them and their base in step as
+// PyTorch's shared storage would (writes through either reach the other). The impl's
 // address is the tensor's identity (the tracer maps it to a graph value).
 // Kernels live in core/kernels_*.cpp and reach the data through Eigen maps; this
 // header stays free of Eigen so that most of the project compiles fast.
@@ -85,6 +88,8 @@ size_t storage_bytes_peak();
 void reset_storage_peak();
 
 struct AutogradMeta;  // defined by the autograd engine (gradients issue)
+struct ViewMeta;      // core/views.h: how a view was taken from its base
+struct ViewFamily;    // core/views.h: the live views of a base
 
 struct TensorImpl {
   std::shared_ptr<Storage> storage;
@@ -92,6 +97,8 @@ struct TensorImpl {
   DType dtype = DType::Float32;
   bool requires_grad = false;
   std::shared_ptr<AutogradMeta> autograd;
+  std::shared_ptr<ViewMeta> view;     // set when this tensor is a view of another
+  std::shared_ptr<ViewFamily> views;  // set on a base that views were taken from
 };
 
 class Tensor {
@@ -142,13 +149,19 @@ class Tensor {
   bool requires_grad() const { return impl_ && impl_->requires_grad; }
   void set_requires_grad(bool on) { impl_->requires_grad = on; }
   TensorImpl* impl() const { return impl_.get(); }
+  // A non-owning reference to the tensor object, and back (an empty handle once the
+  // object is gone): how a base lists its views without keeping them alive.
+  std::weak_ptr<TensorImpl> weak() const { return impl_; }
+  static Tensor lock(const std::weak_ptr<TensorImpl>& weak) { return Tensor(weak.lock()); }
   // True when both handles refer to the same tensor object.
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
   bool shares_storage(const Tensor& other) const;
-  // True when this handle is the only reference to the tensor and no view shares its
-  // storage: nobody else can see its elements, so they may be overwritten.
+  // True when this handle is the only reference to the tensor, no view shares its
+  // storage and it is neither a view nor a base with views: nobody else can see its
+  // elements, so they may be overwritten (and the object reused as a fresh result).
   bool sole_owner() const {
-    return impl_ && impl_.use_count() == 1 && impl_->storage.use_count() == 1;
+    return impl_ && impl_.use_count() == 1 && impl_->storage.use_count() == 1 && !impl_->view &&
+           !impl_->views;
   }
 
  private:

@@ -328,6 +328,9 @@ void Interpreter::setitem(const IValue& o, const ValueList& index, IValue value,
       src = call_op("aten::slice_scatter", {views[k], src, dim, s.a, s.b, s.c}, {}, e.range);
     if (s.kind == IndexStep::Unsqueeze) src = call_op("aten::squeeze", {src, dim}, {}, e.range);
   }
+  // The views of the chain are dead now: dropped before the write, so that it has no
+  // views of o to keep in step (core/views.h).
+  views.clear();
   call_op("aten::copy_", {o, src}, {}, e.range);
 }
 

@@ -359,6 +359,7 @@ const std::map<std::string, Case>& cases() {
     c["aten::repeat"] = [](Inputs& in) { return ValueList{in.t({2, 3}), ints({2, 1, 2})}; };
     c["aten::select.int"] = [](Inputs& in) { return ValueList{in.t({3, 4}), 1, -1}; };
     c["aten::slice.Tensor"] = [](Inputs& in) { return ValueList{in.t({5, 2}), 0, 1, 5, 2}; };
+    c["aten::narrow"] = [](Inputs& in) { return ValueList{in.t({3, 5}), 1, -4, 2}; };
     c["aten::select_scatter"] = [](Inputs& in) { return ValueList{in.t({3, 4}), in.t({3}), 1, 2}; };
     c["aten::slice_scatter"] = [](Inputs& in) {
       return ValueList{in.t({5, 2}), in.t({2, 2}), 0, 1, 5, 2};
