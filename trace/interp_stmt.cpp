@@ -15,7 +15,7 @@ bool importable(const std::string& name) {
   return name == "torch" || name == "torch.nn" || name == "torch.nn.functional" || name == "math" ||
          name == "typing" || name == "torch.jit" || name == "torch.optim" ||
          name == "torch.optim.lr_scheduler" || name == "torch.nn.utils" || name == "dataclasses" ||
-         name == "copy" || name == "torch.onnx";
+         name == "copy" || name == "torch.onnx" || name == "torch.nn.init";
 }
 
 IValue make_namespace(const std::string& qualname) {

@@ -23,10 +23,10 @@ const char* const kNnClasses[] = {"Linear",    "ReLU",    "Tanh",       "Sigmoid
                                   "LayerNorm", "Dropout", "Sequential", "ModuleList", "Identity"};
 
 // Callables d2s handles itself (not through op_for_function).
-const char* const kOwnFunctions[] = {"torch.range",      "torch.manual_seed", "torch.nn.Parameter",
-                                     "torch.is_tensor",  "torch.jit.script",  "torch.compile",
-                                     "torch.nn.Module",  "torch.Tensor",      "torch.jit.annotate",
-                                     "torch.onnx.export"};
+const char* const kOwnFunctions[] = {"torch.range",       "torch.manual_seed", "torch.nn.Parameter",
+                                     "torch.is_tensor",   "torch.jit.script",  "torch.compile",
+                                     "torch.nn.Module",   "torch.Tensor",      "torch.jit.annotate",
+                                     "torch.onnx.export", "torch.FloatTensor", "torch.LongTensor"};
 
 // math functions on Python numbers, used when the registry maps no op to them.
 const std::map<std::string, double (*)(double)>& math_functions() {
@@ -63,7 +63,7 @@ bool is_nn_class(const std::string& qualname) {
 IValue Interpreter::resolve_qualified(const std::string& qualname, const std::string& written,
                                       const SourceRange& range) {
   if (qualname == "torch.nn" || qualname == "torch.nn.functional" || qualname == "torch.jit" ||
-      qualname == "torch.onnx" || is_training_namespace(qualname)) {
+      qualname == "torch.nn.init" || qualname == "torch.onnx" || is_training_namespace(qualname)) {
     return obj(std::make_shared<NamespaceValue>(qualname));
   }
   // TorchScript's eager-mode spellings : ScriptModule is an
@@ -104,7 +104,7 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
   if (qualname == "torch.nn.functional.embedding") {  // nn_rnn_modules.cpp
     return obj(std::make_shared<BuiltinValue>(qualname));
   }
-  if (op_for_function(qualname) || is_training_name(qualname)) {
+  if (op_for_function(qualname) || is_training_name(qualname) || is_init_name(qualname)) {
     return obj(std::make_shared<BuiltinValue>(qualname));
   }
   if (qualname.rfind("math.", 0) == 0 && math_functions().count(qualname.substr(5))) {
@@ -135,6 +135,9 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
   if (ns == "math") {
     for (const auto& [name, f] : math_functions()) candidates.push_back(name);
   }
+  if (ns == "torch.nn.init") {
+    for (const std::string& f : init_function_names()) candidates.push_back(f);
+  }
   std::string prefix = written.empty() ? ns : written.substr(0, written.rfind('.'));
   std::string shown =
       written.empty() || written == qualname ? qualname : written + " (" + qualname + ")";
@@ -161,6 +164,29 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     ValueList a = bind_args(q, {{"seed", std::nullopt}}, std::move(args), std::move(kwargs), range);
     generator_ = Generator(static_cast<uint64_t>(to_index(a[0], PyConversion::Scalar, range, "")));
     return IValue();
+  }
+  if (q == "torch.FloatTensor" || q == "torch.LongTensor") {
+    // The legacy constructors: sizes give a new tensor (uninitialised in PyTorch, zeros
+    // in d2s; pygcn's `nn.Parameter(torch.FloatTensor(i, o))` then initialises it), a
+    // list or tuple gives its data.
+    const IValue dtype = make_dtype(q == "torch.FloatTensor" ? DType::Float32 : DType::Int64);
+    if (!kwargs.empty()) fail("TypeError: " + q + "() takes no keyword arguments here", range);
+    if (args.size() == 1 && (args[0].is_list() || args[0].is_tuple()))
+      return call_op("aten::tensor", {args[0]}, {{"dtype", dtype}}, range);
+    std::vector<int64_t> sizes;
+    std::string shown;
+    for (const IValue& a : args) {
+      sizes.push_back(to_index(a, PyConversion::Scalar, range, ""));
+      shown += (shown.empty() ? "" : ", ") + std::to_string(sizes.back());
+    }
+    for (int64_t n : sizes) {
+      if (n < 0) {
+        fail("RuntimeError: Trying to create tensor with negative dimension " + std::to_string(n) +
+                 ": [" + shown + "]",
+             range);
+      }
+    }
+    return call_op("aten::empty", {IValue::int_list(sizes)}, {{"dtype", dtype}}, range);
   }
   if (q == "torch.nn.Parameter") {
     ValueList a = bind_args("Parameter", {{"data", std::nullopt}, {"requires_grad", IValue(true)}},
@@ -192,6 +218,7 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
   if (q == "torch.onnx.export") {
     return onnx_export_call(*this, export_hook_, std::move(args), std::move(kwargs), range, site);
   }
+  if (is_init_name(q)) return call_init_name(*this, q, std::move(args), std::move(kwargs), range);
   if (is_training_name(q)) {
     return call_training_name(*this, q, std::move(args), std::move(kwargs), range);
   }
