@@ -24,7 +24,19 @@ const char* const kInitFunctions[] = {
     "kaiming_uniform_", "kaiming_normal_", "trunc_normal_",
     "orthogonal_",      "calculate_gain",  "_calculate_fan_in_and_fan_out"};
 
+// PyTorch 1.13 still has the old names without the underscore, deprecated (a UserWarning).
+const char* const kDeprecated[] = {
+    "uniform",       "normal",          "constant",       "eye",       "dirac", "xavier_uniform",
+    "xavier_normal", "kaiming_uniform", "kaiming_normal", "orthogonal"};
+
 constexpr const char* kPrefix = "torch.nn.init.";
+
+bool is_deprecated_name(const std::string& leaf) {
+  for (const char* d : kDeprecated) {
+    if (leaf == d) return true;
+  }
+  return false;
+}
 
 struct InitCall {
   Interpreter& in;
@@ -238,7 +250,7 @@ bool is_init_name(const std::string& qualname) {
   for (const char* f : kInitFunctions) {
     if (leaf == f) return true;
   }
-  return false;
+  return is_deprecated_name(leaf);
 }
 
 std::vector<std::string> init_function_names() {
@@ -247,7 +259,12 @@ std::vector<std::string> init_function_names() {
 
 IValue call_init_name(Interpreter& in, const std::string& qualname, ValueList args, Kwargs kwargs,
                       const SourceRange& range) {
-  const std::string name = qualname.substr(std::string(kPrefix).size());
+  std::string name = qualname.substr(std::string(kPrefix).size());
+  if (is_deprecated_name(name)) {
+    std::cerr << "UserWarning: nn.init." << name << " is now deprecated in favor of nn.init."
+              << name << "_.\n";
+    name += "_";
+  }
   const InitCall c{in, name, range};
   auto bind = [&](std::vector<ParamSpec> params) {
     return bind_args(name, params, std::move(args), std::move(kwargs), range);

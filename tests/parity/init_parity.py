@@ -26,7 +26,7 @@ import sys
 import tempfile
 
 from parity_common import (Mismatch, compare, d2s_outputs, expected_outputs, import_sample,
-                           load_yaml, np, run_d2s, torch)
+                           np, run_d2s, torch)
 from d2s_random import Generator
 
 SEED = 11
@@ -105,7 +105,6 @@ def xavier_std(t, gain):
 
 
 def random_cases():
-    e = torch.empty
     k = kaiming_bound
     return [
         ("tensor_uniform_", (5, 3), "self.w = nn.Parameter(torch.empty(5, 3))\n"
@@ -138,10 +137,41 @@ def random_cases():
         ("kaiming_normal_fan_out_relu", (5, 3, 3, 3), "self.w = nn.Parameter(torch.empty(5, 3, 3, 3))\n"
          "nn.init.kaiming_normal_(self.w, mode='fan_out', nonlinearity='relu')",
          lambda t: normal_from(0.0, k(t, 0, "fan_out", "relu")[1])),
+        ("deprecated_xavier_uniform", (3, 7), "self.w = nn.Parameter(torch.empty(3, 7))\n"
+         "init.xavier_uniform(self.w)",
+         lambda t: uniform_from(-math.sqrt(3) * xavier_std(t, 1.0), math.sqrt(3) * xavier_std(t, 1.0))),
+        ("deprecated_normal", (4,), "self.w = nn.Parameter(torch.empty(4))\n"
+         "nn.init.normal(self.w, 1.0, 3.0)", lambda t: normal_from(1.0, 3.0)),
         ("kaiming_normal_FAN_IN_leaky", (7, 2), "self.w = nn.Parameter(torch.empty(7, 2))\n"
          "nn.init.kaiming_normal_(self.w, 0.2, 'FAN_IN')",
          lambda t: normal_from(0.0, k(t, 0.2, "fan_in", "leaky_relu")[1])),
     ]
+
+
+def check_forward_draws(d2s, tmp):
+    """uniform_ / normal_ in forward stay random ops in the graphs: two identical draws
+    are not merged or folded, and each route gives the generator's sequence (nothing is
+    drawn in __init__, so the graph routes' fresh generator starts where eager's does)."""
+    body = "self.k = 2"
+    ret = ("torch.empty(2, 3).uniform_(-1.0, 1.0), torch.empty(2, 3).uniform_(-1.0, 1.0), "
+           "torch.zeros(5).normal_(2.0, 0.5), torch.zeros(5).normal_(2.0, 0.5)")
+    path = os.path.join(tmp, "forward_draws.py")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(program(body, ret))
+    try:
+        torch_model(path)(torch.ones(1))
+        outs = run_routes(d2s, path, tmp)
+        g = Generator(SEED)
+        want = [uniform_from(-1.0, 1.0)(g, 6), uniform_from(-1.0, 1.0)(g, 6),
+                normal_from(2.0, 0.5)(g, 5), normal_from(2.0, 0.5)(g, 5)]
+        got = [[f32(v) for v in data(o)] for o in outs]
+        if got != [[f32(v) for v in w] for w in want]:
+            raise Mismatch(f"d2s {got}, its generator's sequence {want}")
+        print("PASS forward_draws")
+        return 0
+    except Mismatch as e:
+        print(f"FAIL forward_draws: {e}")
+        return 1
 
 
 def check_random(d2s, tmp):
@@ -248,6 +278,9 @@ def exact_cases():
         ("legacy_constructors", "self.a = torch.FloatTensor([1, 2.5])\n"
          "self.b = torch.LongTensor((3, 4))\nself.c = torch.FloatTensor(2, 0)",
          "self.a, self.b, self.c"),
+        ("deprecated_constant_eye", "self.a = nn.Parameter(torch.empty(2, 2))\n"
+         "self.b = nn.Parameter(torch.empty(2, 3))\nnn.init.constant(self.a, -2.5)\n"
+         "nn.init.eye(self.b)", "self.a, self.b"),
         ("kaiming_empty_noop", "self.w = nn.Parameter(torch.zeros(0, 3))\n"
          "nn.init.kaiming_uniform_(self.w)", "self.w"),
     ]
@@ -376,7 +409,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "inputs.yaml"), "w", encoding="utf-8") as f:
             f.write("- x: {shape: [1], data: [1.0]}\n")
-        failed = (check_exact(d2s, tmp) + check_random(d2s, tmp) + check_statistics(d2s, tmp) +
+        failed = (check_exact(d2s, tmp) + check_random(d2s, tmp) + check_forward_draws(d2s, tmp) + check_statistics(d2s, tmp) +
                   check_orthogonal_trunc(d2s, tmp) + check_errors(d2s, tmp))
     print("init_parity: " + ("all passed" if not failed else f"{failed} failed"))
     return 1 if failed else 0
