@@ -176,8 +176,8 @@ void register_derivatives_shape(OpRegistry& r) {
       [](In in) { return scatter_grad(in, "aten::select_scatter", "aten::select"); });
   set("aten::slice_scatter",
       [](In in) { return scatter_grad(in, "aten::slice_scatter", "aten::slice"); });
-  // An overwrite (copy_, fill_, zero_): the value self had gets a zero gradient (it no
-  // longer reaches the result), as PyTorch's zeros_like(grad); copy_'s source gets g.
+  // An overwrite (copy_, fill_, zero_, uniform_, normal_): the value self had gets a zero gradient
+  // (it no longer reaches the result), as PyTorch's zeros_like(grad); copy_'s source gets g.
   auto overwritten = [](In in) {
     ValueList out(in.args.size());
     if (wants_grad(in.args[0])) out[0] = IValue(Tensor::zeros(in.args[0].to_tensor().shape()));
@@ -190,6 +190,8 @@ void register_derivatives_shape(OpRegistry& r) {
   });
   set("aten::fill_.Scalar", overwritten);
   set("aten::zero_", overwritten);
+  set("aten::uniform_", overwritten);
+  set("aten::normal_", overwritten);
   set("aten::cat", [](In in) { return cat_grad(in, false); });
   set("aten::stack", [](In in) { return cat_grad(in, true); });
   set("aten::chunk", [](In in) { return join_grad(in, 2, false); });

@@ -4,6 +4,7 @@
 // Every creation op accepts dtype=, device= (only "cpu") and requires_grad=.
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "core/kernels.h"
 #include "core/random.h"
@@ -45,6 +46,13 @@ Tensor finish(Tensor t, const ValueList& a, size_t o) {
 
 DType dtype_or(const IValue& v, DType fallback) {
   return dtype_arg(v).value_or(fallback);
+}
+
+// A double as PyTorch's messages print it (C++'s default stream format: 1, -0.5, 1e+20).
+std::string number_text(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
 }
 
 Generator& generator(OpContext& ctx, const char* op) {
@@ -330,6 +338,47 @@ void register_create(OpRegistry& r) {
         return tv(finish(
             randint(c, a[0].to_int(), a[1].to_int(), shape_arg(a[2]), dtype_or(a[3], DType::Int64)),
             a, 3));
+      },
+      true);
+  // x.uniform_(from, to), x.normal_(mean, std): self refilled in place from the
+  // generator (docs/random.md, "What each op draws"); random, so never constant-folded.
+  r.add(
+      "aten::uniform_(Tensor(a!) self, float from=0., float to=1.) -> Tensor(a!)",
+      [](C c, A a) {
+        const Tensor self = tensor_arg(a[0]);
+        const double from = a[1].to_double(), to = a[2].to_double();
+        if (self.dtype() != DType::Float32) {
+          fail(std::string("\"check_uniform_bounds\" not implemented for '") +
+               dtype_word(self.dtype()) + "'");
+        }
+        if (from > to) {
+          fail("uniform_ expects to return a [from, to) range, but found from=" +
+               number_text(from) + " > to=" + number_text(to));
+        }
+        Generator& g = generator(c, "uniform_");
+        Tensor t = Tensor::empty(self.shape(), DType::Float32);
+        float* p = t.data<float>();
+        for (int64_t i = 0; i < t.numel(); ++i)
+          p[i] = static_cast<float>(from + (to - from) * static_cast<double>(g.uniform()));
+        return tv(write_in_place(a[0], t));
+      },
+      true);
+  r.add(
+      "aten::normal_(Tensor(a!) self, float mean=0., float std=1.) -> Tensor(a!)",
+      [](C c, A a) {
+        const Tensor self = tensor_arg(a[0]);
+        const double mean = a[1].to_double(), std = a[2].to_double();
+        if (self.dtype() != DType::Float32) {
+          fail(std::string("\"normal_kernel_cpu\" not implemented for '") +
+               dtype_word(self.dtype()) + "'");
+        }
+        if (!(std >= 0.0)) fail("normal expects std >= 0.0, but found std " + number_text(std));
+        Generator& g = generator(c, "normal_");
+        Tensor t = Tensor::empty(self.shape(), DType::Float32);
+        float* p = t.data<float>();
+        for (int64_t i = 0; i < t.numel(); ++i)
+          p[i] = static_cast<float>(mean + std * static_cast<double>(g.normal()));
+        return tv(write_in_place(a[0], t));
       },
       true);
   // x.fill_(v), x.zero_(): every element of self set, in place.

@@ -132,9 +132,10 @@ constexpr const char* kTorchRecurrent[] = {"embedding", "lstm",          "gru",
 // (x.float(), x.long(), x.bool() have no entry: the interpreter writes them as
 // aten::to with a dtype, as TorchScript does.)
 constexpr const char* kMethodOnly[] = {
-    "view",   "view_as", "reshape_as", "size",    "dim",    "contiguous", "expand", "expand_as",
-    "repeat", "select",  "to",         "type_as", "item",   "cpu",        "add_",   "sub_",
-    "mul_",   "div_",    "copy_",      "relu_",   "clamp_", "fill_",      "zero_"};
+    "view",      "view_as", "reshape_as", "size",   "dim",     "contiguous", "expand",
+    "expand_as", "repeat",  "select",     "to",     "type_as", "item",       "cpu",
+    "add_",      "sub_",    "mul_",       "div_",   "copy_",   "relu_",      "clamp_",
+    "fill_",     "zero_",   "uniform_",   "normal_"};
 
 // Issue 17's tensor operations: torch.X and Tensor methods alike, and methods only (in-place
 // writes, creation from self).

@@ -38,6 +38,12 @@ bool is_training_namespace(const std::string& qualname);
 IValue call_training_name(Interpreter& in, const std::string& qualname, ValueList args,
                           Kwargs kwargs, const SourceRange& range);
 
+// torch.nn.init's functions (nn_init.cpp): the names, and a call of one.
+bool is_init_name(const std::string& qualname);
+std::vector<std::string> init_function_names();
+IValue call_init_name(Interpreter& in, const std::string& qualname, ValueList args, Kwargs kwargs,
+                      const SourceRange& range);
+
 // Loss modules (loss_modules.cpp) and the optimizer family (optim.cpp).
 bool is_loss_module_name(const std::string& qualname);
 IValue construct_loss_module(Interpreter& in, const std::string& qualname, ValueList args,

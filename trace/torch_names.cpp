@@ -81,7 +81,7 @@ bool is_nn_class(const std::string& qualname) {
 IValue Interpreter::resolve_qualified(const std::string& qualname, const std::string& written,
                                       const SourceRange& range) {
   if (qualname == "torch.nn" || qualname == "torch.nn.functional" || qualname == "torch.jit" ||
-      qualname == "torch.onnx" || is_training_namespace(qualname)) {
+      qualname == "torch.nn.init" || qualname == "torch.onnx" || is_training_namespace(qualname)) {
     return obj(std::make_shared<NamespaceValue>(qualname));
   }
   // TorchScript's eager-mode spellings : ScriptModule is an
@@ -132,7 +132,7 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
       qualname == "torch.nn.functional.upsample") {
     return obj(std::make_shared<BuiltinValue>(qualname));
   }
-  if (op_for_function(qualname) || is_training_name(qualname)) {
+  if (op_for_function(qualname) || is_training_name(qualname) || is_init_name(qualname)) {
     return obj(std::make_shared<BuiltinValue>(qualname));
   }
   if (qualname.rfind("math.", 0) == 0 && math_functions().count(qualname.substr(5))) {
@@ -162,6 +162,9 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
   }
   if (ns == "math") {
     for (const auto& [name, f] : math_functions()) candidates.push_back(name);
+  }
+  if (ns == "torch.nn.init") {
+    for (const std::string& f : init_function_names()) candidates.push_back(f);
   }
   std::string prefix = written.empty() ? ns : written.substr(0, written.rfind('.'));
   std::string shown =
@@ -226,6 +229,7 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
   if (q == "torch.onnx.export") {
     return onnx_export_call(*this, export_hook_, std::move(args), std::move(kwargs), range, site);
   }
+  if (is_init_name(q)) return call_init_name(*this, q, std::move(args), std::move(kwargs), range);
   if (is_training_name(q)) {
     return call_training_name(*this, q, std::move(args), std::move(kwargs), range);
   }
@@ -292,8 +296,9 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
 }
 
 // torch.FloatTensor(2, 3) / torch.FloatTensor(torch.Size([2, 3])): a tensor of that shape;
-// torch.FloatTensor([1, 2]): one of those values. PyTorch leaves a sized tensor's memory
-// uninitialised and models fill it (reset_parameters); d2s's is zeros, the same on every run.
+// torch.FloatTensor([1, 2]) or ((1, 2)): one of those values. PyTorch leaves a sized tensor's
+// memory uninitialised and models fill it (reset_parameters); d2s's is zeros, the same on every
+// run.
 IValue Interpreter::legacy_constructor(const std::string& q, DType dtype, ValueList args,
                                        Kwargs kwargs, const SourceRange& range) {
   if (!kwargs.empty()) {
@@ -301,12 +306,12 @@ IValue Interpreter::legacy_constructor(const std::string& q, DType dtype, ValueL
          range, "give the sizes or the data as positional arguments");
   }
   Kwargs dtype_kw = {{"dtype", make_dtype(dtype)}};
+  // A list or tuple is data; a torch.Size is a shape, as PyTorch reads them.
   if (args.size() == 1 && (args[0].is_list() || args[0].is_tuple())) {
-    bool all_ints = args[0].is_tuple() && !args[0].items().empty();
-    for (const IValue& v : args[0].items()) all_ints = all_ints && v.is_int();
-    // A torch.Size (a tuple of ints) is a shape; a list is data, as PyTorch reads them.
-    if (!all_ints) return call_op("aten::tensor", {args[0]}, std::move(dtype_kw), range);
-    args = args[0].items();
+    return call_op("aten::tensor", {args[0]}, std::move(dtype_kw), range);
+  }
+  if (args.size() == 1) {
+    if (const auto* size = as_obj<SizeValue>(args[0])) args = size->items;
   }
   std::vector<int64_t> sizes;
   for (const IValue& v : args) {

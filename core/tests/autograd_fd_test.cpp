@@ -388,6 +388,8 @@ const std::map<std::string, Case>& cases() {
       return ValueList{in.t({2, 3, 2}), IValue(0.5), IValue(true)};
     };
     c["aten::zero_"] = [](Inputs& in) { return ValueList{in.t({2, 3})}; };
+    c["aten::uniform_"] = [](Inputs& in) { return ValueList{in.t({2, 3}), -0.5, 0.5}; };
+    c["aten::normal_"] = [](Inputs& in) { return ValueList{in.t({2, 3}), 1.0, 2.0}; };
     c["aten::clamp_"] = [](Inputs& in) { return ValueList{in.t({2, 3}), -0.5, 0.5}; };
     c["aten::fill_.Scalar"] = [](Inputs& in) { return ValueList{in.t({2, 3}), 2.0}; };
     c["aten::copy_"] = [](Inputs& in) {

@@ -2,7 +2,7 @@
 # internal module paths, the weights made with the legacy typed constructor
 # torch.FloatTensor(rows, cols) and filled afterwards (here by copy_ under no_grad),
 # register_parameter('bias', None), torch.spmm on dense tensors, and a LongTensor built
-# from a list.
+# from a list, a torch.Size (a shape) and a tuple (data).
 import math
 
 import torch
@@ -46,8 +46,10 @@ class GCN(nn.Module):
         self.gc2 = GraphConvolution(8, 3, bias=False)
         self.order = torch.LongTensor([2, 0, 1])
         self.empty = torch.Tensor()
+        self.sized = torch.FloatTensor(self.order.size())  # a torch.Size: a shape
+        self.data = torch.FloatTensor((1.5, 2))  # a tuple: data
 
     def forward(self, x, adj):
         x = torch.relu(self.gc1(x, adj))
         x = self.gc2(x, adj)
-        return x[:, self.order], self.empty.shape[0] + self.order.sum()
+        return x[:, self.order], self.empty.shape[0] + self.order.sum(), self.sized + self.data.sum()
