@@ -311,7 +311,10 @@ IValue Interpreter::legacy_constructor(const std::string& q, DType dtype, ValueL
     return call_op("aten::tensor", {args[0]}, std::move(dtype_kw), range);
   }
   if (args.size() == 1) {
-    if (const auto* size = as_obj<SizeValue>(args[0])) args = size->items;
+    if (const auto* size = as_obj<SizeValue>(args[0])) {
+      ValueList sizes = size->items;  // a copy first: args[0] owns the torch.Size
+      args = std::move(sizes);
+    }
   }
   std::vector<int64_t> sizes;
   for (const IValue& v : args) {

@@ -52,4 +52,6 @@ class GCN(nn.Module):
     def forward(self, x, adj):
         x = torch.relu(self.gc1(x, adj))
         x = self.gc2(x, adj)
-        return x[:, self.order], self.empty.shape[0] + self.order.sum(), self.sized + self.data.sum()
+        # Only sized's shape: PyTorch leaves its values uninitialised.
+        counts = self.empty.shape[0] + self.order.sum()
+        return x[:, self.order], counts, self.sized.shape[0] + self.data.sum()
