@@ -55,12 +55,13 @@ IValue PartialValue::call(Interpreter& in, ValueList args, Kwargs kwargs,
   ValueList all = stored_args;
   all.insert(all.end(), args.begin(), args.end());
   Kwargs kw = stored_kwargs;
-  for (auto& [k, v] : kwargs) {
-    auto it = std::find_if(kw.begin(), kw.end(), [&](const auto& p) { return p.first == k; });
+  for (auto& given : kwargs) {
+    const std::string& key = given.first;
+    auto it = std::find_if(kw.begin(), kw.end(), [&](const auto& p) { return p.first == key; });
     if (it != kw.end()) {
-      it->second = v;
+      it->second = given.second;
     } else {
-      kw.emplace_back(k, v);
+      kw.emplace_back(key, given.second);
     }
   }
   return in.call_value(func, std::move(all), std::move(kw), range);
