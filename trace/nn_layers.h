@@ -42,6 +42,11 @@ struct LayerCall {
 LayerCall layer_call(const InstanceValue& m, const SourceRange& range, int64_t input_rank = -1,
                      const std::string& spatial = "");
 
+// A new parameter of `shape` drawn from U(-bound, bound) by d2s's generator (the
+// default initialisation of Linear-like, convolution and recurrent layers).
+IValue uniform_parameter(Interpreter& in, const Shape& shape, float bound,
+                         const SourceRange& range);
+
 // Fills a new layer instance from its constructor's arguments (PyTorch's signature,
 // checks, attributes and default initialisation).
 void construct_layer(Interpreter& in, const IValue& self, InstanceValue& inst, ValueList args,

@@ -118,21 +118,10 @@ void construct_conv_transpose(Interpreter& in, const IValue& self, const std::st
     wshape.push_back(k.to_int());
     fan_in *= k.to_int();
   }
-  auto uniform = [&](const Shape& shape) {
-    Tensor t;
-    try {
-      t = Tensor::empty(shape, DType::Float32);
-    } catch (const Error& e) {
-      throw Error(e.message(), range, e.hint());
-    }
-    const float bound =
-        fan_in > 0 ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(fan_in))) : 0.0f;
-    float* p = t.data<float>();
-    for (int64_t i = 0; i < t.numel(); ++i) p[i] = (2.0f * in.generator().uniform() - 1.0f) * bound;
-    return in.make_parameter(t, true, range);
-  };
-  set("weight", uniform(wshape));
-  set("bias", in.truthy(a[7], range) ? uniform({cout}) : IValue());
+  const float bound =
+      fan_in > 0 ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(fan_in))) : 0.0f;
+  set("weight", uniform_parameter(in, wshape, bound, range));
+  set("bias", in.truthy(a[7], range) ? uniform_parameter(in, {cout}, bound, range) : IValue());
 }
 
 void construct_upsample(Interpreter& in, const IValue& self, const std::string& type,

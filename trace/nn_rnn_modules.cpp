@@ -8,6 +8,7 @@
 // inputs through unsqueeze/squeeze, then the one op.
 #include <cmath>
 
+#include "trace/nn_layers.h"
 #include "trace/nn_recurrent.h"
 
 namespace d2s::interp {
@@ -30,20 +31,6 @@ std::string shape_tuple(const Shape& s) {
   std::string out = "(";
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + ")";
-}
-
-// U(-bound, bound) from d2s's generator, as a new parameter.
-IValue uniform_parameter(Interpreter& in, const Shape& shape, float bound,
-                         const SourceRange& range) {
-  Tensor t;
-  try {
-    t = Tensor::empty(shape, DType::Float32);
-  } catch (const Error& e) {
-    throw Error(e.message(), range, e.hint());
-  }
-  float* p = t.data<float>();
-  for (int64_t i = 0; i < t.numel(); ++i) p[i] = (2.0f * in.generator().uniform() - 1.0f) * bound;
-  return in.make_parameter(t, true, range);
 }
 
 int64_t positive(Interpreter& in, const IValue& v, const char* what, const SourceRange& range) {
@@ -386,6 +373,19 @@ IValue cell_forward(Interpreter& in, const InstanceValue& m, IValue x, IValue hx
 }
 
 }  // namespace
+
+IValue uniform_parameter(Interpreter& in, const Shape& shape, float bound,
+                         const SourceRange& range) {
+  Tensor t;
+  try {
+    t = Tensor::empty(shape, DType::Float32);
+  } catch (const Error& e) {
+    throw Error(e.message(), range, e.hint());
+  }
+  float* p = t.data<float>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = (2.0f * in.generator().uniform() - 1.0f) * bound;
+  return in.make_parameter(t, true, range);
+}
 
 bool is_recurrent_class(const std::string& type) {
   for (const char* c : kClasses) {
