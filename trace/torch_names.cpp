@@ -320,7 +320,7 @@ IValue Interpreter::legacy_constructor(const std::string& q, DType dtype, ValueL
   for (const IValue& v : args) {
     if (!v.is_int()) {
       fail("TypeError: " + q + "() takes sizes (ints) or one list of data, not " + py_type_name(v),
-           range);
+           range, "give each size as an int, or one list or tuple of the values");
     }
     sizes.push_back(v.to_int());
   }
