@@ -15,14 +15,34 @@ namespace d2s {
 
 IValue IValue::tuple(ValueList items) {
   IValue v;
-  v.v_ = std::make_shared<Tuple>(Tuple{std::move(items)});
+  v.v_ = std::make_shared<Tuple>(std::move(items));
   return v;
 }
 
 IValue IValue::list(ValueList items) {
   IValue v;
-  v.v_ = std::make_shared<List>(List{std::move(items)});
+  v.v_ = std::make_shared<List>(std::move(items));
   return v;
+}
+
+void IValue::Tuple::gc_visit(GcVisitor& v) const {
+  for (const IValue& item : items) v.value(item);
+}
+void IValue::Tuple::gc_clear() {
+  items.clear();
+}
+void IValue::List::gc_visit(GcVisitor& v) const {
+  for (const IValue& item : items) v.value(item);
+}
+void IValue::List::gc_clear() {
+  items.clear();
+}
+
+const GcNode* IValue::gc_node() const {
+  if (auto* t = std::get_if<std::shared_ptr<Tuple>>(&v_)) return t->get();
+  if (auto* l = std::get_if<std::shared_ptr<List>>(&v_)) return l->get();
+  if (auto* o = std::get_if<std::shared_ptr<Object>>(&v_)) return o->get();
+  return nullptr;
 }
 
 IValue IValue::int_list(const std::vector<int64_t>& items) {

@@ -12,11 +12,14 @@
 #include <variant>
 #include <vector>
 
+#include "core/gc.h"
 #include "core/tensor.h"
 
 namespace d2s {
 
-class Object {
+// Objects may hold values and so take part in reference cycles (core/gc.h): each
+// subclass that holds values reports them in gc_visit and drops them in gc_clear.
+class Object : public GcNode {
  public:
   virtual ~Object() = default;
   virtual std::string type_name() const = 0;
@@ -28,10 +31,16 @@ using ValueList = std::vector<IValue>;
 class IValue {
  public:
   struct None {};
-  struct Tuple {
+  struct Tuple : GcNode {
+    explicit Tuple(ValueList items) : items(std::move(items)) {}
+    void gc_visit(GcVisitor& v) const override;
+    void gc_clear() override;
     ValueList items;
   };
-  struct List {
+  struct List : GcNode {
+    explicit List(ValueList items) : items(std::move(items)) {}
+    void gc_visit(GcVisitor& v) const override;
+    void gc_clear() override;
     ValueList items;
   };
 
@@ -75,6 +84,8 @@ class IValue {
   const ValueList& items() const;
   std::vector<int64_t> to_int_list() const;
   const std::shared_ptr<Object>& to_object() const { return std::get<std::shared_ptr<Object>>(v_); }
+  // The tuple, list or Object this value refers to, as the cycle collector sees it.
+  const GcNode* gc_node() const;
 
   // Python's type name: 'Tensor', 'int', 'float', 'bool', 'NoneType', 'str',
   // 'tuple', 'list', or the Object's own.

@@ -461,7 +461,12 @@ IValue Program::call_entry(const NamedInputs& inputs, const RunOptions& opts) {
     }
     result = in.call_value(st.entry_value, {}, std::move(kwargs), info.range);
   });
-  return interp::output_value(result, shown, info.range);
+  IValue output = interp::output_value(result, shown, info.range);
+  result = IValue();
+  // What the call made and only cycles still hold (a recursive nested function, an
+  // object that refers to itself) is freed now, not when the program is.
+  collect_cycles();
+  return output;
 }
 
 IValue Program::run(const NamedInputs& inputs, const RunOptions& opts) {

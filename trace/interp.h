@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/gc.h"
 #include "core/ivalue.h"
 #include "core/op_registry.h"
 #include "core/random.h"
@@ -343,6 +344,11 @@ class Interpreter {
   void spread_kwargs(const IValue& d, Kwargs* kwargs, const SourceRange& range);
 
  private:
+  // Declared first, so destroyed last: once the interpreter's globals and frames are
+  // gone, the values only reference cycles among them still hold are freed.
+  struct CollectCyclesLast {
+    ~CollectCyclesLast() { collect_cycles(); }
+  } collect_cycles_last_;
   const ast::Module& module_;
   const OpRegistry& registry_;
   Generator generator_;

@@ -79,8 +79,7 @@ std::shared_ptr<FunctionValue> Interpreter::make_function(const ast::FunctionDef
     fn->defaults.push_back(p.default_value ? std::optional<IValue>(eval(*p.default_value))
                                            : std::nullopt);
   }
-  if (frame.info)
-    fn->closure = std::make_shared<Closure>(Closure{frame.info, frame.locals, frame.closure});
+  if (frame.info) fn->closure = std::make_shared<Closure>(frame.info, frame.locals, frame.closure);
   return fn;
 }
 

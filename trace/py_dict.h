@@ -19,6 +19,8 @@ class DictValue : public NativeValue {
   std::string type_name() const override {
     return is_set ? "set" : ordered ? "OrderedDict" : "dict";
   }
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   bool has_method(const std::string& name) const override;
   IValue call_method(Interpreter& in, const std::string& name, ValueList args, Kwargs kwargs,
                      const SourceRange& range) override;
@@ -58,6 +60,8 @@ class ExceptionValue : public Object {
  public:
   ExceptionValue(std::string type, ValueList args) : type(std::move(type)), args(std::move(args)) {}
   std::string type_name() const override { return type; }
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   std::string type;
   ValueList args;
 };

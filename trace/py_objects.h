@@ -101,8 +101,18 @@ struct FunctionInfo;
 // The variables of the functions around a nested def or lambda, as it closes over
 // them: each enclosing frame's slots, shared with that frame, so the function reads
 // their values when it runs (Python's late binding).
-using LocalSlots = std::vector<std::optional<IValue>>;
-struct Closure {
+// Both are nodes of the cycle collector (core/gc.h): a nested function stored in a
+// variable of the frame it closes over is a cycle, which a recursive helper makes.
+struct LocalSlots : GcNode, std::vector<std::optional<IValue>> {
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
+};
+struct Closure : GcNode {
+  Closure(const FunctionInfo* info, std::shared_ptr<LocalSlots> slots,
+          std::shared_ptr<Closure> parent)
+      : info(info), slots(std::move(slots)), parent(std::move(parent)) {}
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   const FunctionInfo* info = nullptr;
   std::shared_ptr<LocalSlots> slots;
   std::shared_ptr<Closure> parent;
@@ -113,6 +123,8 @@ struct Closure {
 class FunctionValue : public Object {
  public:
   std::string type_name() const override { return "function"; }
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   const ast::FunctionDef* def = nullptr;
   std::string qualname;                         // "helper" or "Model.forward"
   std::vector<std::optional<IValue>> defaults;  // one per parameter
@@ -126,6 +138,8 @@ class BoundMethodValue : public Object {
   BoundMethodValue(IValue self, std::shared_ptr<FunctionValue> fn)
       : self(std::move(self)), fn(std::move(fn)) {}
   std::string type_name() const override { return "method"; }
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   IValue self;
   std::shared_ptr<FunctionValue> fn;
 };
@@ -137,6 +151,8 @@ class BuiltinMethodValue : public Object {
   BuiltinMethodValue(IValue self, std::string name)
       : self(std::move(self)), name(std::move(name)) {}
   std::string type_name() const override { return "builtin_function_or_method"; }
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   IValue self;
   std::string name;
 };
@@ -146,6 +162,8 @@ class ClassValue : public Object {
  public:
   std::string type_name() const override { return "type"; }
   const ast::ClassDef* def = nullptr;
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   std::string name;
   std::shared_ptr<ClassValue> base;  // a user base class, or null
   bool is_module = false;            // derives (maybe indirectly) from nn.Module
@@ -164,6 +182,8 @@ class ClassValue : public Object {
 class InstanceValue : public Object {
  public:
   std::string type_name() const override { return type; }
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   std::string type;                 // "Model", "Linear", ...
   std::shared_ptr<ClassValue> cls;  // null for a built-in module
   NnKind nn = NnKind::None;
@@ -201,6 +221,8 @@ class SuperValue : public Object {
   SuperValue(std::shared_ptr<ClassValue> cls, IValue self)
       : cls(std::move(cls)), self(std::move(self)) {}
   std::string type_name() const override { return "super"; }
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   std::shared_ptr<ClassValue> cls;
   IValue self;
 };
@@ -212,6 +234,8 @@ class NamedTupleValue : public Object {
                   ValueList items)
       : name(std::move(name)), fields(std::move(fields)), items(std::move(items)) {}
   std::string type_name() const override { return name; }
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   std::string name;
   std::shared_ptr<const std::vector<std::string>> fields;
   ValueList items;

@@ -17,6 +17,8 @@ namespace d2s::interp {
 class PartialValue : public NativeValue {
  public:
   std::string type_name() const override { return "functools.partial"; }
+  void gc_visit(GcVisitor& v) const override;
+  void gc_clear() override;
   bool has_method(const std::string&) const override { return false; }
   IValue call_method(Interpreter& in, const std::string& name, ValueList args, Kwargs kwargs,
                      const SourceRange& range) override;
