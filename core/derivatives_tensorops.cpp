@@ -42,7 +42,8 @@ ValueList fmod_grad(In in) {
 ValueList einsum_grad(In in) {
   std::vector<Tensor> ts;
   for (const IValue& v : in.args[1].items()) ts.push_back(tensor_of(v));
-  const kernels::EinsumEquation eq = kernels::parse_einsum(in.args[0].to_string(), ts.size());
+  const kernels::EinsumEquation eq =
+      kernels::parse_einsum(in.args[0].to_string(), kernels::einsum_ranks(ts));
   ValueList parts;
   for (size_t k = 0; k < ts.size(); ++k) {
     if (!wants_grad(in.args[1].items()[k])) {

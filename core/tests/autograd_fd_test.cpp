@@ -563,6 +563,8 @@ bool known_not_differentiable(const OpDef& def) {
                                                "aten::argmin",
                                                "aten::argsort",
                                                "aten::nonzero",
+                                               "aten::nonzero_numpy",
+                                               "aten::where",  // where(condition): indices
                                                "aten::new_zeros",
                                                "aten::new_ones",
                                                "aten::new_full",
