@@ -291,6 +291,8 @@ bool infer_node_types(ir::Node& n) {
     outs = *rr;
   } else if (auto ix = index_sort_rule(k, a, n)) {
     outs = *ix;
+  } else if (auto dg = diagonal_rule(k, a)) {
+    out = dg;
   } else if (auto l = layout_rule(k, a, n)) {
     out = l;
   } else if (auto c = creation_rule(k, a, n)) {

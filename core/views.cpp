@@ -123,6 +123,17 @@ void layout_of(const OpDef& op, const ValueList& args, const Tensor& self, int64
     const ValueList& items = result.items();
     for (int64_t k = 0; k < index; ++k) start += items[k].to_tensor().shape()[d];
     off += start * s[d];
+  } else if (name == "aten::diagonal") {
+    // The diagonal steps by both dims' strides at once, from its first element.
+    const int64_t diag = int_arg(1);
+    const int64_t d1 = wrap(int_arg(2), n), d2 = wrap(int_arg(3), n);
+    if (!out.empty() && out.back() > 0) off += diag >= 0 ? diag * s[d2] : -diag * s[d1];
+    std::vector<int64_t> kept;
+    for (int64_t d = 0; d < n; ++d) {
+      if (d != d1 && d != d2) kept.push_back(s[d]);
+    }
+    kept.push_back(s[d1] + s[d2]);
+    s = kept;
   } else if (name == "aten::transpose") {
     std::swap(s[wrap(int_arg(1), n)], s[wrap(int_arg(2), n)]);
   } else if (name == "aten::t") {
