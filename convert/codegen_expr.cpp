@@ -183,6 +183,10 @@ std::string call(const ir::Node& n, const RefFn& ref) {
   const std::string name(base_name(n.kind()));
   const OpDef* def = OpRegistry::builtin().find(n.kind(), n.overload());
   if (!def) return {};
+  // nonzero(as_tuple=True): the flag chooses the op (convert/lower_tensorops.cpp).
+  if (n.kind() == "aten::nonzero_numpy" && n.inputs().size() == 1) {
+    return "torch.nonzero(" + ref(n.input(0)) + ", as_tuple=True)";
+  }
   std::string callee;
   bool method = false;
   const bool prefer_functional = name == "dropout";

@@ -83,6 +83,12 @@ Value* scatter_back(Graph& g, const Node& write, Node* view, Value* src) {
     Value* step = g.insert_constant(IValue(int64_t{1}), at);
     return insert(g, "aten::slice_scatter", {base, src, in(1), in(2), end, step}, base->type(), at);
   }
+  if (k == "aten::diagonal") {
+    // diagonal_scatter takes diagonal's offset, dim1 and dim2 with the same defaults.
+    std::vector<Value*> args{base, src};
+    for (size_t i = 1; i < view->inputs().size(); ++i) args.push_back(in(i));
+    return insert(g, "aten::diagonal_scatter", args, base->type(), at);
+  }
   if (k == "aten::transpose") {
     return insert(g, "aten::transpose", {src, in(1), in(2)}, base->type(), at, "int");
   }
@@ -136,9 +142,14 @@ void write_through_views(Graph& graph, Block* block, Node* write, Value* self, V
   std::vector<Node*> views;  // breadth first from root
   std::vector<Value*> frontier{root};
   for (size_t i = 0; i < frontier.size(); ++i) {
+    // The pieces of split/chunk/unbind: the view's list result is unpacked or indexed.
+    const bool pieces =
+        frontier[i]->type().kind == ir::TypeKind::List && is_view_node(*frontier[i]->node());
     for (const ir::Use& u : frontier[i]->uses()) {
       Node* user = u.user;
-      if (u.offset != 0 || !is_view_node(*user) || user->owning_block() != block ||
+      const bool takes_piece =
+          pieces && (user->kind() == ir::kind::ListUnpack || user->kind() == "aten::__getitem__");
+      if (u.offset != 0 || !(is_view_node(*user) || takes_piece) || user->owning_block() != block ||
           after_write(user) || user == write) {
         continue;
       }
@@ -162,14 +173,18 @@ void write_through_views(Graph& graph, Block* block, Node* write, Value* self, V
     if (!needed[view]) continue;
     auto parent = renewed.find(view->input(0));
     if (parent == renewed.end()) continue;
-    if (view->outputs().size() != 1) refuse(*write, *view, "one of several views read after it");
     std::vector<Value*> inputs = view->inputs();
     inputs[0] = parent->second;
-    Value* again = insert(graph, view->kind(), inputs, view->output()->type(), write->range(),
-                          view->overload());
-    again->set_debug_name(view->output()->debug_name());
-    replace_later_reads(view->output(), again);
-    renewed[view->output()] = again;
+    Node* again = graph.insert(view->kind(), inputs, view->outputs().size(), write->range());
+    if (!view->overload().empty()) again->set_overload(view->overload());
+    for (size_t k = 0; k < view->outputs().size(); ++k) {
+      Value* old_out = view->output(k);
+      Value* new_out = again->output(k);
+      new_out->set_type(old_out->type());
+      new_out->set_debug_name(old_out->debug_name());
+      replace_later_reads(old_out, new_out);
+      renewed[old_out] = new_out;
+    }
   }
 }
 

@@ -4,11 +4,11 @@
 // the executor keeps views and bases in step (core/views.h), as PyTorch's shared
 // storage does. When remove_mutation turns the write into `%v2 = aten::add(%v, %y)`,
 // the base and its other views must see it as values: %h after the write is
-// `aten::select_scatter(%h, %v2, 0, 0)` (slice_scatter for a slice or narrow, the
-// inverse transpose or permute, a reshape back to the base's size for view, reshape,
-// flatten, squeeze and unsqueeze), and a view of %h read after the write is taken
-// again from that new value. What has no functional form here (expand, the pieces of
-// split/chunk/unbind, a view from another block) is an error.
+// `aten::select_scatter(%h, %v2, 0, 0)` (slice_scatter for a slice or narrow,
+// diagonal_scatter for a diagonal, the inverse transpose or permute, a reshape back to
+// the base's size for view, reshape, flatten, squeeze and unsqueeze), and a view of %h
+// read after the write is taken again from that new value. What has no functional form here
+// (expand, the pieces of split/chunk/unbind, a view from another block) is an error.
 #pragma once
 
 #include <functional>

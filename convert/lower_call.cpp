@@ -305,6 +305,7 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     fail("creating " + q.substr(q.rfind('.') + 1) + " inside the converted code is not supported",
          range, "create parameters and modules in __init__");
   }
+  if (q == "torch.nonzero") return call_nonzero(args, range);
   if (const interp::FunctionalSignature* sig = interp::functional_signature(q)) {
     return Sugared::of(call_functional_signature(*sig, args, range));
   }
@@ -356,6 +357,10 @@ Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs&
     DType d = name == "float" ? DType::Float32 : name == "bool" ? DType::Bool : DType::Int64;
     return Sugared::of(
         emit_op("aten::to", {self, constant(IValue(dtype_scalar_type(d)), range)}, range));
+  }
+  if (name == "nonzero") {
+    CallArgs with_self{positional, args.keywords};
+    return call_nonzero(with_self, range);
   }
   std::optional<std::string> op = op_for_method(name);
   if (!op && name == "item") op = "aten::item";

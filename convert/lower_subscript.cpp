@@ -2,6 +2,8 @@
 // aten::index for tensor, list and range indices (as TorchScript emits them), writes
 // through them (aten::index_put_ for x[mask] = v), `x.shape[i]` as aten::size(x, i), and static
 // indexing of tuples, written-out lists and nn.Sequential containers.
+#include <algorithm>
+
 #include "convert/lowerer.h"
 #include "trace/py_objects.h"
 
@@ -142,7 +144,7 @@ ir::Value* Lowerer::index_sequence(ir::Value* v, const ast::Subscript& e) {
 
 // One index of a tensor subscript, its expressions emitted in source order.
 struct Lowerer::IndexItem {
-  enum Kind { Full, Slice, NewAxis, Ellipsis, Basic, Advanced } kind;
+  enum Kind { Full, Slice, NewAxis, Ellipsis, Basic, Advanced, Spread } kind;
   ir::Value* a = nullptr;  // Basic: the int; Advanced: the index tensor; Slice: start
   ir::Value* b = nullptr;  // Slice: end
   ir::Value* c = nullptr;  // Slice: step
@@ -220,7 +222,16 @@ std::vector<Lowerer::IndexItem> Lowerer::emit_index_items(const ast::Subscript& 
     }
     ir::Value* i = emit_expr(*idx);
     const TypeKind k = i->type().kind;
-    if (k == TypeKind::Tensor) {
+    const std::vector<Type>& elements = i->type().elements;
+    const bool all_tensors =
+        !elements.empty() &&
+        std::all_of(elements.begin(), elements.end(), [](const Type& t) { return t.is_tensor(); });
+    if (all_tensors && (k == TypeKind::List || k == TypeKind::Tuple)) {
+      // A sequence of index tensors (nonzero(as_tuple=True)): one per dim, as PyTorch
+      // reads a tuple index.
+      ir::Value* list = k == TypeKind::Tuple ? make_list(tuple_items(i, r), r) : i;
+      items.push_back({IndexItem::Spread, list, nullptr, nullptr, r});
+    } else if (k == TypeKind::Tensor) {
       items.push_back({IndexItem::Advanced, i, nullptr, nullptr, r});
     } else if (k == TypeKind::List) {
       items.push_back({IndexItem::Advanced, sequence_index(*idx), nullptr, nullptr, r});
@@ -243,6 +254,15 @@ std::vector<Lowerer::IndexItem> Lowerer::emit_index_items(const ast::Subscript& 
 Lowerer::SubscriptPlan Lowerer::plan_subscript(ir::Value* base, const ast::Subscript& e) {
   const std::vector<IndexItem> items = emit_index_items(e);
   SubscriptPlan plan;
+  for (const IndexItem& it : items) {
+    if (it.kind != IndexItem::Spread) continue;
+    if (items.size() != 1) {
+      fail("a list or tuple of index tensors must be the whole index in the parse route", it.range,
+           "index with its tensors written out: x[idx[0], idx[1]]");
+    }
+    plan.spread = it.a;
+    return plan;
+  }
   const Type& bt = base->type();
   // The base's rank, -1 when unknown.
   const int64_t rank = bt.is_tensor() && bt.shape ? static_cast<int64_t>(bt.shape->size()) : -1;
@@ -290,6 +310,7 @@ Lowerer::SubscriptPlan Lowerer::plan_subscript(ir::Value* base, const ast::Subsc
     ir::Value* d = constant(IValue(from_end ? -1 - right : dim), it.range);
     switch (it.kind) {
       case IndexItem::Full:
+      case IndexItem::Spread:  // the whole index, planned above
         break;
       case IndexItem::Slice:
         plan.steps.push_back({"aten::slice", "aten::slice_scatter", {d, it.a, it.b, it.c}});
@@ -320,6 +341,7 @@ ir::Value* Lowerer::index_list(const std::vector<ir::Value*>& advanced, const So
 
 ir::Value* Lowerer::index_tensor(ir::Value* v, const ast::Subscript& e) {
   const SubscriptPlan plan = plan_subscript(v, e);
+  if (plan.spread) return emit_op("aten::index", {v, plan.spread}, e.range);
   for (const SubscriptPlan::Step& s : plan.steps) {
     std::vector<ir::Value*> args{v};
     args.insert(args.end(), s.where.begin(), s.where.end());
@@ -339,6 +361,10 @@ void Lowerer::assign_tensor_item(const ast::Subscript& target, ir::Value* value)
          target.range, "build a new value instead, e.g. a new tuple");
   }
   const SubscriptPlan plan = plan_subscript(base, target);
+  if (plan.spread) {
+    emit_op("aten::index_put_", {base, plan.spread, value}, target.range);
+    return;
+  }
   if (plan.steps.empty() && !plan.advanced.empty()) {
     // x[mask] = v, x[idx] = v: one in-place index_put_, as TorchScript writes it.
     emit_op("aten::index_put_", {base, index_list(plan.advanced, target.range), value},

@@ -163,6 +163,9 @@ class Lowerer {
     };
     std::vector<Step> steps;
     std::vector<ir::Value*> advanced;
+    // x[idx] with idx a list or tuple of index tensors (nonzero(as_tuple=True),
+    // where(cond)): the list, one tensor per leading dim; no steps then.
+    ir::Value* spread = nullptr;
   };
   std::vector<IndexItem> emit_index_items(const ast::Subscript& e);
   SubscriptPlan plan_subscript(ir::Value* base, const ast::Subscript& e);
@@ -223,6 +226,8 @@ class Lowerer {
   Sugared call_recurrent_forward(const Sugared& module, CallArgs& args, const SourceRange& range);
   // F.embedding(input, weight, padding_idx=None, ...) as aten::embedding(weight, input, ...).
   Sugared call_functional_embedding(CallArgs& args, const SourceRange& range);
+  // torch.nonzero / x.nonzero with as_tuple= (lower_tensorops.cpp); `args` include self.
+  Sugared call_nonzero(CallArgs& args, const SourceRange& range);
   // F.interpolate / F.upsample (lower_layers.cpp): the op trace/interpolate.h chooses.
   Sugared call_functional_interpolate(const std::string& fname, CallArgs& args,
                                       const SourceRange& range);

@@ -140,6 +140,11 @@ bool infer_node_types(ir::Node& n) {
     }
     return false;
   }
+  if (kind.rfind("aten::", 0) == 0 && n.outputs().size() == 1 &&
+      n.output(0)->type().kind == TypeKind::List) {
+    if (auto t = list_result_rule(std::string_view(kind).substr(6), n))
+      return set_type(n.output(), *t);
+  }
   if (kind.rfind("aten::", 0) != 0 || n.outputs().empty() || !n.output(0)->type().is_tensor()) {
     return false;  // scalar results keep the schema's type
   }
@@ -286,6 +291,8 @@ bool infer_node_types(ir::Node& n) {
     outs = *rr;
   } else if (auto ix = index_sort_rule(k, a, n)) {
     outs = *ix;
+  } else if (auto dg = diagonal_rule(k, a)) {
+    out = dg;
   } else if (auto l = layout_rule(k, a, n)) {
     out = l;
   } else if (auto c = creation_rule(k, a, n)) {

@@ -56,9 +56,15 @@ std::optional<Dims> einsum_shape(const Args& a, const ir::Node& n) {
   if (!eq || !eq->is_string() || n.inputs().size() < 2) return std::nullopt;
   const ir::Node* list = n.input(1)->node();
   if (!ir::is_unchanged_list(*n.input(1))) return std::nullopt;
+  std::vector<int64_t> ranks;
+  for (const ir::Value* operand : list->inputs()) {
+    const Type& t = operand->type();
+    if (!t.shape) return std::nullopt;  // "..." covers what the rank leaves
+    ranks.push_back(static_cast<int64_t>(t.shape->size()));
+  }
   kernels::EinsumEquation e;
   try {
-    e = kernels::parse_einsum(eq->to_string(), list->inputs().size());
+    e = kernels::parse_einsum(eq->to_string(), ranks);
   } catch (const Error&) {
     return std::nullopt;  // the kernel reports it when the graph runs
   }

@@ -247,5 +247,10 @@ std::optional<std::vector<Type>> recurrent_rule(std::string_view k, const Args& 
 // Advanced indexing, sorting, scans, gather/scatter (shape_rules_index.cpp).
 std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args& a,
                                                  const ir::Node& n);
+// The type of an op's list result: nonzero(as_tuple=True), where(condition)
+// (shape_rules_tensorops.cpp).
+std::optional<Type> list_result_rule(std::string_view k, const ir::Node& n);
+// diagonal, diagonal_scatter, diag_embed (shape_rules_tensorops.cpp).
+std::optional<Type> diagonal_rule(std::string_view k, const Args& a);
 
 }  // namespace d2s::convert::shape_detail

@@ -232,6 +232,7 @@ IValue record_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
           "update it under `with torch.no_grad():`, or work on a copy (`x = x.clone()`)");
     }
   }
+  check_read_of_view(args);
   auto node = std::make_shared<GradNode>();
   node->op = &op;
   node->args.reserve(args.size());

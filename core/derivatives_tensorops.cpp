@@ -1,5 +1,5 @@
-// Derivatives of core/kernels_tensorops.cpp: baddbmm (beta * g to self, alpha * the
-// bmm gradients to the batches) and fmod (g to self; -g * trunc(self / other) to other,
+// Derivatives of core/kernels_tensorops.cpp and kernels_diagonal.cpp: baddbmm (beta * g to self,
+// alpha * the bmm gradients to the batches) and fmod (g to self; -g * trunc(self / other) to other,
 // PyTorch's formula).
 #include "core/derivatives_util.h"
 #include "core/kernels_einsum.h"
@@ -42,7 +42,8 @@ ValueList fmod_grad(In in) {
 ValueList einsum_grad(In in) {
   std::vector<Tensor> ts;
   for (const IValue& v : in.args[1].items()) ts.push_back(tensor_of(v));
-  const kernels::EinsumEquation eq = kernels::parse_einsum(in.args[0].to_string(), ts.size());
+  const kernels::EinsumEquation eq =
+      kernels::parse_einsum(in.args[0].to_string(), kernels::einsum_ranks(ts));
   ValueList parts;
   for (size_t k = 0; k < ts.size(); ++k) {
     if (!wants_grad(in.args[1].items()[k])) {
@@ -70,6 +71,31 @@ ValueList einsum_grad(In in) {
   return out;
 }
 
+// diagonal: g laid back on the diagonal of zeros; diagonal_scatter: self gets g with the
+// diagonal zeroed, src the diagonal of g; diag_embed: the diagonal of g.
+ValueList diagonal_grad(In in) {
+  const Tensor zeros = Tensor::zeros(in.args[0].to_tensor().shape());
+  return first_only(in, op("aten::diagonal_scatter", {IValue(zeros), IValue(in.grads[0]),
+                                                      in.args[1], in.args[2], in.args[3]}));
+}
+
+ValueList diagonal_scatter_grad(In in) {
+  const Tensor& g = in.grads[0];
+  const Tensor part = op("aten::diagonal", {IValue(g), in.args[2], in.args[3], in.args[4]});
+  ValueList out(in.args.size());
+  if (wants_grad(in.args[0])) {
+    out[0] = IValue(op("aten::diagonal_scatter", {IValue(g), IValue(Tensor::zeros(part.shape())),
+                                                  in.args[2], in.args[3], in.args[4]}));
+  }
+  if (wants_grad(in.args[1])) out[1] = grad_for(in.args[1], part);
+  return out;
+}
+
+ValueList diag_embed_grad(In in) {
+  return first_only(
+      in, op("aten::diagonal", {IValue(in.grads[0]), in.args[1], in.args[2], in.args[3]}));
+}
+
 }  // namespace
 
 void register_derivatives_tensorops(OpRegistry& r) {
@@ -77,6 +103,10 @@ void register_derivatives_tensorops(OpRegistry& r) {
   r.set_derivative("aten::fmod.Tensor", fmod_grad, SavedData::args({0, 1}));
   r.set_derivative("aten::fmod.Scalar", fmod_grad, SavedData::nothing());
   r.set_derivative("aten::einsum", einsum_grad, SavedData::args({1}));
+  // These read only shapes and the diagonal's place.
+  r.set_derivative("aten::diagonal", diagonal_grad, SavedData::nothing());
+  r.set_derivative("aten::diagonal_scatter", diagonal_scatter_grad, SavedData::nothing());
+  r.set_derivative("aten::diag_embed", diag_embed_grad, SavedData::nothing());
 }
 
 }  // namespace d2s::grad

@@ -14,8 +14,11 @@ struct EinsumEquation {
   std::vector<std::string> inputs;  // each operand's letters
   std::string output;
 };
-// Parses "ij,jk->ik" for `operands` operands, with PyTorch's messages.
-EinsumEquation parse_einsum(const std::string& text, size_t operands);
+// Parses "ij,jk->ik" for operands of these ranks, with PyTorch's messages; "..." is
+// written out as labels below 'A' (kernels_einsum.cpp), so that every operand's letters
+// name each of its dims.
+EinsumEquation parse_einsum(const std::string& text, const std::vector<int64_t>& ranks);
+std::vector<int64_t> einsum_ranks(const std::vector<Tensor>& ts);
 // The einsum of `ts`; `extra_sizes` gives the size of output letters no operand has
 // (a derivative's broadcast dims).
 Tensor einsum_with(const EinsumEquation& e, const std::vector<Tensor>& ts,

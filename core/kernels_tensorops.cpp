@@ -1,9 +1,11 @@
 // Tensor ops of issue 17 item 4 that belong to no other family: baddbmm, fmod,
-// nonzero, and the new_zeros / new_ones / new_full / new_empty creation methods (self's
+// nonzero (and its as_tuple form, nonzero_numpy, which is also one-argument where), and
+// the new_zeros / new_ones / new_full / new_empty creation methods (self's
 // dtype unless dtype= is given).
 #include <cmath>
 
 #include "core/kernels.h"
+#include "core/kernels_index.h"
 
 namespace d2s::kernels {
 
@@ -77,6 +79,15 @@ Tensor nonzero(const Tensor& self) {
   return out;
 }
 
+// torch.nonzero(x, as_tuple=True) and torch.where(x): one 1-D long tensor of coordinates per
+// dim; a 0-d tensor counts as 1-D, as PyTorch counts it.
+IValue nonzero_tuple(const Tensor& self) {
+  const Tensor t = self.dim() == 0 ? self.view_as_shape({1}) : self;
+  ValueList items;
+  for (Tensor& c : nonzero_coordinates(t)) items.push_back(IValue(std::move(c)));
+  return IValue::list(std::move(items));
+}
+
 Shape size_arg(const IValue& v) {
   Shape s = v.to_int_list();
   for (int64_t d : s) {
@@ -121,6 +132,11 @@ void register_tensorops(OpRegistry& r) {
         [](OpContext&, A a) { return tv(fmod(a[0], a[1])); });
   r.add("aten::nonzero(Tensor self) -> Tensor",
         [t](OpContext&, A a) { return tv(nonzero(t(a[0]))); });
+  // TorchScript's names: torch.jit.trace records nonzero(as_tuple=True) as nonzero_numpy.
+  r.add("aten::nonzero_numpy(Tensor self) -> Tensor[]",
+        [t](OpContext&, A a) { return nonzero_tuple(t(a[0])); });
+  r.add("aten::where(Tensor condition) -> Tensor[]",
+        [t](OpContext&, A a) { return nonzero_tuple(t(a[0])); });
   const std::string opts = kNewOptions;
   r.add("aten::new_zeros(Tensor self, int[] size, *, " + opts,
         [](OpContext&, A a) { return tv(new_filled(a, 0, 2)); });

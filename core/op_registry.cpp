@@ -267,6 +267,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_sort(r);
     kernels::register_tensorops(r);
     kernels::register_einsum(r);
+    kernels::register_diagonal(r);
     kernels::register_inplace(r);  // after the out-of-place ops it writes back
     kernels::register_list(r);     // last: Tensor and number overloads of add/add_ come first
     register_derivatives(r);

@@ -123,6 +123,17 @@ void layout_of(const OpDef& op, const ValueList& args, const Tensor& self, int64
     const ValueList& items = result.items();
     for (int64_t k = 0; k < index; ++k) start += items[k].to_tensor().shape()[d];
     off += start * s[d];
+  } else if (name == "aten::diagonal") {
+    // The diagonal steps by both dims' strides at once, from its first element.
+    const int64_t diag = int_arg(1);
+    const int64_t d1 = wrap(int_arg(2), n), d2 = wrap(int_arg(3), n);
+    if (!out.empty() && out.back() > 0) off += diag >= 0 ? diag * s[d2] : -diag * s[d1];
+    std::vector<int64_t> kept;
+    for (int64_t d = 0; d < n; ++d) {
+      if (d != d1 && d != d2) kept.push_back(s[d]);
+    }
+    kept.push_back(s[d1] + s[d2]);
+    s = kept;
   } else if (name == "aten::transpose") {
     std::swap(s[wrap(int_arg(1), n)], s[wrap(int_arg(2), n)]);
   } else if (name == "aten::t") {
@@ -258,6 +269,22 @@ void propagate_from(Tensor w) {
   auto bump = [&](Tensor& t) {
     if (bumped.insert(t.impl()->storage.get()).second) t.bump_version();
   };
+  // The pieces of split/chunk/unbind get the new elements below like any view, but no
+  // history PyTorch would accept: their next recorded read is an error (its head says
+  // whether the piece had a grad_fn before this write, as PyTorch's does).
+  for (Tensor& v : live) {
+    ViewMeta& vm = *v.impl()->view;
+    if (!vm.multi_output || !vm.stale_head.empty()) continue;
+    const auto& am = v.impl()->autograd;
+    vm.stale_head = am && am->grad_fn
+                        ? "Output " + std::to_string(am->output_nr) + " of " +
+                              grad_fn_name(*am->grad_fn) +
+                              " is a view and its base or another view of its base has been "
+                              "modified inplace."
+                        : std::string(
+                              "A view was created in no_grad mode and its base or another view "
+                              "of its base has been modified inplace with grad mode enabled.");
+  }
   if (meta) {
     const bool shared = root.impl()->storage == w.impl()->storage;
     if (!shared || history) {
@@ -357,6 +384,26 @@ void check_write_through_view(const OpDef& op, const ValueList& args, bool recor
           "in-place operation.",
           SourceRange(),
           "update it under `with torch.no_grad():`, or work on a copy (`x = x.clone()`)");
+    }
+  }
+}
+
+void check_read_of_view(const ValueList& args) {
+  if (g_inside) return;
+  auto check = [](const IValue& v) {
+    if (!v.is_tensor() || !v.to_tensor().defined()) return;
+    const Tensor& t = v.to_tensor();
+    const ViewMeta* meta = t.impl()->view.get();
+    if (!meta || meta->stale_head.empty() || !t.requires_grad()) return;
+    throw Error("RuntimeError: " + meta->stale_head + multi_view_suffix(*meta), SourceRange(),
+                "take the pieces (split, chunk, unbind) after the last in-place write into "
+                "their tensor, or write out of place");
+  };
+  for (const IValue& a : args) {
+    if (a.is_list() || a.is_tuple()) {
+      for (const IValue& item : a.items()) check(item);
+    } else {
+      check(a);
     }
   }
 }

@@ -19,7 +19,9 @@
 //   members' versions move together, as PyTorch's shared version counter.
 // - PyTorch's errors for in-place writes on views: a view of a leaf that requires
 //   grad, a view created in no_grad mode, an output of a multi-view op (unbind,
-//   split, chunk), and a write into an expanded view whose elements overlap.
+//   split, chunk), and a write into an expanded view whose elements overlap. The
+//   pieces of a multi-view op see a write into their family like the other views, but
+//   reading one that requires grad in grad mode afterwards is PyTorch's error too.
 //
 // run_op (core/autograd.cpp) calls these hooks; the eager interpreter and the executor
 // (traced and parsed graphs) both go through it, so every route sees the same views.
@@ -28,6 +30,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/ivalue.h"
@@ -50,6 +53,10 @@ struct ViewMeta {
   int64_t offset = 0;
   bool created_in_no_grad = false;
   bool multi_output = false;  // an output of unbind/split/chunk
+  // A multi-output piece whose family was written after it was taken: its elements are
+  // the new ones, but PyTorch regenerates no history for it, so using it in an op
+  // that records is PyTorch's error, which starts with this (see check_read_of_view).
+  std::string stale_head;
 };
 
 struct ViewFamily {
@@ -67,6 +74,9 @@ std::optional<std::vector<int64_t>> view_strides(const Tensor& t, const Shape& s
 // Hooks of run_op. Before an in-place op, when grad mode is on and an argument
 // requires grad: PyTorch's errors for writes through views (throws d2s::Error).
 void check_write_through_view(const OpDef& op, const ValueList& args, bool recording);
+// Before an op, in grad mode: PyTorch's error for a split/chunk/unbind piece that
+// requires grad, read after a write into its family (throws d2s::Error).
+void check_read_of_view(const ValueList& args);
 // After a view op: records the family; returns the result (unchanged handles).
 IValue register_view(const OpDef& op, const ValueList& args, IValue result);
 // After an in-place op: the base and the other views see the write.

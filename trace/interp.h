@@ -332,6 +332,9 @@ class Interpreter {
 
   // --- torch functions d2s implements itself (torch_names.cpp)
   IValue torch_range(ValueList args, Kwargs kwargs, const SourceRange& range);
+  // torch.nonzero(x, as_tuple=) and x.nonzero(as_tuple=): aten::nonzero, or with
+  // as_tuple=True aten::nonzero_numpy (torch.jit.trace's name for it).
+  IValue call_nonzero(ValueList args, Kwargs kwargs, const SourceRange& range);
   IValue legacy_constructor(const std::string& q, DType dtype, ValueList args, Kwargs kwargs,
                             const SourceRange& range);
 

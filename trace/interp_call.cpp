@@ -580,6 +580,10 @@ IValue Interpreter::call_tensor_method(const IValue& self, const std::string& na
     IValue sizes = call_op("aten::size", {self}, {}, range);
     return seq_items(sizes) ? make_size(*seq_items(sizes)) : sizes;
   }
+  if (name == "nonzero") {
+    args.insert(args.begin(), self);
+    return call_nonzero(std::move(args), std::move(kwargs), range);
+  }
   std::optional<std::string> op = op_for_method(name);
   if (!op) {
     // Methods without an op of their own: shape queries, no-op conversions on d2s's

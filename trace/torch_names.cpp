@@ -269,6 +269,7 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
       return IValue(r);
     }
   }
+  if (q == "torch.nonzero") return call_nonzero(std::move(args), std::move(kwargs), range);
   if (const FunctionalSignature* sig = functional_signature(q)) {
     ValueList a = bind_args(q.substr(q.rfind('.') + 1), sig->params, std::move(args),
                             std::move(kwargs), range);
@@ -333,6 +334,18 @@ IValue Interpreter::legacy_constructor(const std::string& q, DType dtype, ValueL
   }
   if (sizes.empty()) sizes.push_back(0);  // torch.Tensor() is an empty 1-D tensor
   return call_op("aten::empty", {IValue::int_list(std::move(sizes))}, std::move(dtype_kw), range);
+}
+
+IValue Interpreter::call_nonzero(ValueList args, Kwargs kwargs, const SourceRange& range) {
+  bool as_tuple = false;
+  for (auto it = kwargs.begin(); it != kwargs.end(); ++it) {
+    if (it->first != "as_tuple") continue;
+    as_tuple = truthy(it->second, range);
+    kwargs.erase(it);
+    break;
+  }
+  return call_op(as_tuple ? "aten::nonzero_numpy" : "aten::nonzero", std::move(args),
+                 std::move(kwargs), range);
 }
 
 IValue Interpreter::torch_range(ValueList args, Kwargs kwargs, const SourceRange& range) {

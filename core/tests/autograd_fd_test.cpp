@@ -361,6 +361,11 @@ const std::map<std::string, Case>& cases() {
     c["aten::slice.Tensor"] = [](Inputs& in) { return ValueList{in.t({5, 2}), 0, 1, 5, 2}; };
     c["aten::narrow"] = [](Inputs& in) { return ValueList{in.t({3, 5}), 1, -4, 2}; };
     c["aten::select_scatter"] = [](Inputs& in) { return ValueList{in.t({3, 4}), in.t({3}), 1, 2}; };
+    c["aten::diagonal"] = [](Inputs& in) { return ValueList{in.t({2, 3, 4}), -1, 2, 1}; };
+    c["aten::diagonal_scatter"] = [](Inputs& in) {
+      return ValueList{in.t({3, 5}), in.t({3}), 1, 0, 1};
+    };
+    c["aten::diag_embed"] = [](Inputs& in) { return ValueList{in.t({2, 3}), 1, 0, 2}; };
     c["aten::slice_scatter"] = [](Inputs& in) {
       return ValueList{in.t({5, 2}), in.t({2, 2}), 0, 1, 5, 2};
     };
@@ -563,6 +568,8 @@ bool known_not_differentiable(const OpDef& def) {
                                                "aten::argmin",
                                                "aten::argsort",
                                                "aten::nonzero",
+                                               "aten::nonzero_numpy",
+                                               "aten::where",  // where(condition): indices
                                                "aten::new_zeros",
                                                "aten::new_ones",
                                                "aten::new_full",

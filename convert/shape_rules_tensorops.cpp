@@ -1,0 +1,85 @@
+// Shape rules of the tensor operations of core/kernels_tensorops.cpp that return a list
+// (nonzero_numpy, i.e. nonzero(as_tuple=True), and one-argument where give one 1-D long
+// tensor per dim of self, each as long as self has nonzero elements: unknown here), and
+// of core/kernels_diagonal.cpp (diagonal, diagonal_scatter, diag_embed).
+#include <algorithm>
+#include <cstdlib>
+
+#include "convert/shape_rules.h"
+#include "convert/shape_rules_util.h"
+
+namespace d2s::convert::shape_detail {
+
+namespace {
+
+std::optional<int64_t> wrapped(std::optional<int64_t> d, size_t rank) {
+  if (!d) return std::nullopt;
+  const int64_t n = static_cast<int64_t>(rank);
+  const int64_t w = *d < 0 ? *d + n : *d;
+  if (w < 0 || w >= n) return std::nullopt;
+  return w;
+}
+
+// diagonal(offset, dim1, dim2) of a tensor of dims `s`: the others, then the diagonal's
+// length (known when both dims and the offset are).
+std::optional<Dims> diagonal_dims(const Dims& s, std::optional<int64_t> offset,
+                                  std::optional<int64_t> dim1, std::optional<int64_t> dim2) {
+  auto d1 = wrapped(dim1, s.size()), d2 = wrapped(dim2, s.size());
+  if (!d1 || !d2 || *d1 == *d2) return std::nullopt;
+  Dims out;
+  for (size_t d = 0; d < s.size(); ++d) {
+    if (static_cast<int64_t>(d) != *d1 && static_cast<int64_t>(d) != *d2) out.push_back(s[d]);
+  }
+  const Dim &a = s[static_cast<size_t>(*d1)], &b = s[static_cast<size_t>(*d2)];
+  if (offset && a.is_known() && b.is_known()) {
+    const int64_t k = *offset;
+    const int64_t len = k >= 0 ? std::min(a.size, b.size - k) : std::min(a.size + k, b.size);
+    out.push_back(Dim::known(std::max<int64_t>(len, 0)));
+  } else {
+    out.push_back(Dim{});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<Type> diagonal_rule(std::string_view k, const Args& a) {
+  const Type& self = a.type(0);
+  const Dims* s = a.shape(0);
+  if (k == "diagonal") {
+    std::optional<Dims> out;
+    if (s) out = diagonal_dims(*s, a.int_at(1), a.int_at(2), a.int_at(3));
+    return tensor(self.dtype, out);
+  }
+  if (k == "diagonal_scatter")
+    return tensor(self.dtype, s ? std::optional<Dims>(*s) : std::nullopt);
+  if (k == "diag_embed") {
+    // The last dim, |offset| longer, twice, at dim1 and dim2 of a rank one higher.
+    std::optional<Dims> out;
+    auto offset = a.int_at(1);
+    if (s && !s->empty() && offset) {
+      const size_t n = s->size() + 1;
+      auto d1 = wrapped(a.int_at(2), n), d2 = wrapped(a.int_at(3), n);
+      if (d1 && d2 && *d1 != *d2) {
+        const Dim& last = s->back();
+        const Dim side = last.is_known() ? Dim::known(last.size + std::abs(*offset)) : Dim{};
+        out = Dims{};
+        for (size_t d = 0, j = 0; d < n; ++d) {
+          const bool diag = static_cast<int64_t>(d) == *d1 || static_cast<int64_t>(d) == *d2;
+          out->push_back(diag ? side : (*s)[j++]);
+        }
+      }
+    }
+    return tensor(self.dtype, out);
+  }
+  return std::nullopt;
+}
+
+std::optional<Type> list_result_rule(std::string_view k, const ir::Node& n) {
+  if (k == "nonzero_numpy" || (k == "where" && n.inputs().size() == 1)) {
+    return Type::list(tensor(DType::Int64, Dims{Dim{}}));
+  }
+  return std::nullopt;
+}
+
+}  // namespace d2s::convert::shape_detail
