@@ -13,6 +13,9 @@
 
 namespace d2s::onnx_io {
 
+// LSTM, GRU, RNN (op_import_recurrent.cpp).
+void add_recurrent_imports(std::map<std::string, ImportFn>& table);
+
 namespace {
 
 using namespace import_util;
@@ -459,6 +462,16 @@ Outs gather(I& m, Ins ins) {
     // Gather). Negative indices, which ONNX allows, fail its bounds check.
     return {m.op("aten::embedding", {x, idx}, I::dtype(x))};
   }
+  if (!k && idx_rank >= 2) {
+    // Indices of rank 2 or more on any other axis: PyTorch's x[:, idx] (aten::index
+    // with None for the dims before `axis`), which d2s exports to this Gather.
+    std::vector<V> items(static_cast<size_t>(axis), nullptr);
+    for (V& item : items) item = m.c_none();
+    items.push_back(idx);
+    ir::Node* list = m.graph().insert(ir::kind::ListConstruct, items, 1, m.range());
+    list->output()->set_type(ir::Type::list(axis ? ir::Type::any() : ir::Type::tensor()));
+    return {m.op("aten::index", {x, list->output()}, I::dtype(x))};
+  }
   if (!k) m.unsupported("indices not known when importing", "runtime indices");
   bool negative = false;
   for (int64_t i = 0; i < k->numel(); ++i) negative = negative || k->value_at(i) < 0;
@@ -741,6 +754,7 @@ const std::map<std::string, Fn>& table() {
     m["Trilu"] = trilu;
     m["Range"] = range;
     add_nn_imports(m);
+    add_recurrent_imports(m);
     return m;
   }();
   return t;
