@@ -6,7 +6,8 @@
 // second the hidden state's. Y [seq, directions, batch, hidden] is d2s's output
 // viewed as [seq, batch, directions, hidden] and transposed. direction "reverse" runs
 // the forward op on the flipped sequence and flips Y back. Not read: sequence_lens, P
-// (peepholes), clip, input_forget, activations other than PyTorch's, layout=1.
+// (peepholes), clip, input_forget, activations other than PyTorch's. layout=1 (batch
+// first) is transposed to ONNX's default layout and back.
 #include "core/error.h"
 #include "onnx/import_context.h"
 #include "onnx/op_import_util.h"
@@ -57,7 +58,13 @@ Outs recurrent(I& m, Ins ins, Cell c) {
   for (const char* a : {"clip", "activation_alpha", "activation_beta"}) {
     if (m.has_attr(a)) m.unsupported(std::string("attribute ") + a, "recurrent " + std::string(a));
   }
-  if (m.attr_int("layout", 0) != 0) m.unsupported("layout=1", "recurrent layout");
+  // layout=1: X [batch, seq, input], states [batch, directions, hidden], Y [batch,
+  // seq, directions, hidden]; transposed to layout 0 and back.
+  const bool batchwise = m.attr_int("layout", 0) != 0;
+  auto swap01 = [&m](V t) {
+    return m.op("aten::transpose", {t, m.c_int(0), m.c_int(1)}, DType::Float32);
+  };
+  if (batchwise) x = swap01(x);
   if (given(ins, 4)) m.unsupported("sequence_lens", "recurrent sequence_lens");
   if (c == Cell::Lstm && (given(ins, 7) || m.attr_int("input_forget", 0) != 0)) {
     m.unsupported("peepholes or input_forget", "LSTM peepholes");
@@ -109,7 +116,7 @@ Outs recurrent(I& m, Ins ins, Cell c) {
   if (reverse) x = m.op("aten::flip", {x, m.c_ints({0})}, DType::Float32);
   // A missing initial state is zeros [directions, batch, hidden].
   auto state = [&](size_t i) {
-    if (given(ins, i)) return ins[i];
+    if (given(ins, i)) return batchwise ? swap01(ins[i]) : ins[i];
     V shape = int_list(m, {m.c_int(dirs), size_of(m, x, 1), m.c_int(hidden)});
     return m.op("aten::zeros", {shape}, DType::Float32);
   };
@@ -131,8 +138,9 @@ Outs recurrent(I& m, Ins ins, Cell c) {
            DType::Float32);
   y = m.op("aten::transpose", {view, m.c_int(1), m.c_int(2)}, DType::Float32);
   if (reverse) y = m.op("aten::flip", {y, m.c_ints({0})}, DType::Float32);
+  if (batchwise) y = m.op("aten::permute", {y, m.c_ints({2, 0, 1, 3})}, DType::Float32);
   Outs result = {y};
-  for (size_t i = 1; i < outs.size(); ++i) result.push_back(outs[i]);
+  for (size_t i = 1; i < outs.size(); ++i) result.push_back(batchwise ? swap01(outs[i]) : outs[i]);
   return result;
 }
 
