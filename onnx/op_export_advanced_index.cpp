@@ -9,6 +9,8 @@
 //   where the first indexed dim was when they are adjacent: a last Transpose moves
 //   the dims before them back in front.
 // Negative indices count from the end in both ONNX ops, as in PyTorch.
+// aten::index_put (x[idx] = v, x[mask] = v, x[:, idx] += v once made functional) is
+// ScatterND of the same indices (see index_put below).
 #include <numeric>
 
 #include "core/error.h"
@@ -24,14 +26,41 @@ std::string transpose(Emitter& e, const std::string& x, const std::vector<int64_
   return e.add1("Transpose", {x}, [&](onnx::NodeProto* p) { attr_ints(p, "perm", perm); });
 }
 
-void index(Emitter& e, N n) {
+// The indices of aten::index / index_put: each indexed dim with its int64 index, the
+// rank of their broadcast shape B, and the indexed tensor's rank.
+struct Indices {
+  std::vector<std::pair<int64_t, std::string>> dims;
+  int64_t index_rank = 0;
   int64_t rank = 0;
-  if (!Emitter::rank_of(n.input(0), &rank)) {
+  // x's dims with the indexed ones first, the others after in order.
+  std::vector<int64_t> front_perm() const {
+    std::vector<int64_t> perm;
+    for (const auto& ix : dims) perm.push_back(ix.first);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (std::find(perm.begin(), perm.end(), d) == perm.end()) perm.push_back(d);
+    }
+    return perm;
+  }
+  bool perm_is_identity() const {
+    std::vector<int64_t> identity(static_cast<size_t>(rank));
+    std::iota(identity.begin(), identity.end(), 0);
+    return front_perm() == identity;
+  }
+  // PyTorch keeps the result dims where the first indexed dim was when the indexed dims
+  // are adjacent (and not first); the count of dims before them, else 0.
+  int64_t dims_before() const {
+    for (size_t i = 1; i < dims.size(); ++i) {
+      if (dims[i].first != dims[i - 1].first + 1) return 0;
+    }
+    return dims[0].first;
+  }
+};
+
+Indices collect(Emitter& e, N n) {
+  Indices out;
+  if (!Emitter::rank_of(n.input(0), &out.rank)) {
     e.fail(n, "the rank of the indexed tensor must be known for ONNX export");
   }
-  // The index of each indexed dim (by dim) and the rank of each index.
-  std::vector<std::pair<int64_t, std::string>> indexed;
-  int64_t index_rank = 0;
   int64_t dim = 0;
   for (const ir::Value* item : e.list_items(n.input(1), n)) {
     if (Emitter::is_none(item)) {
@@ -39,71 +68,127 @@ void index(Emitter& e, N n) {
       continue;
     }
     int64_t r = 0;
-    if (!Emitter::rank_of(item, &r))
+    if (!Emitter::rank_of(item, &r)) {
       e.fail(n, "the rank of an index must be known for ONNX export");
+    }
     if (e.dtype(item) == DType::Bool) {
       // NonZero's rows: one [M] index per dim the mask covers.
       const std::string nz = e.add1("NonZero", {e.name(item)});
       for (int64_t j = 0; j < r; ++j) {
-        indexed.emplace_back(
+        out.dims.emplace_back(
             dim + j, e.add1("Gather", {nz, e.const_scalar(static_cast<double>(j), DType::Int64)},
                             [](onnx::NodeProto* p) { attr_int(p, "axis", 0); }));
       }
-      index_rank = std::max<int64_t>(index_rank, 1);
+      out.index_rank = std::max<int64_t>(out.index_rank, 1);
       dim += r;
     } else {
-      indexed.emplace_back(dim, e.name_as(item, DType::Int64));
-      index_rank = std::max(index_rank, r);
+      out.dims.emplace_back(dim, e.name_as(item, DType::Int64));
+      out.index_rank = std::max(out.index_rank, r);
       ++dim;
     }
   }
-  if (dim > rank) e.fail(n, "too many indices for the tensor's rank");
-  const std::string x = e.name(n.input(0));
-  if (indexed.empty()) {
-    e.bind(n.output(), e.add1("Identity", {x}));
-    return;
-  }
-  if (indexed.size() == 1) {
-    const int64_t axis = indexed[0].first;
-    e.bind(n.output(), e.add1("Gather", {x, indexed[0].second},
-                              [axis](onnx::NodeProto* p) { attr_int(p, "axis", axis); }));
-    return;
-  }
-  // Broadcast the indices to one shape and stack them: [B..., k].
-  std::string sum = indexed[0].second;
-  for (size_t i = 1; i < indexed.size(); ++i) sum = e.add1("Add", {sum, indexed[i].second});
+  if (dim > out.rank) e.fail(n, "too many indices for the tensor's rank");
+  return out;
+}
+
+// The indices broadcast to one shape B (Expand to the Shape of their sum) and stacked
+// on a last axis: [B..., k], as GatherND and ScatterND take them. With `sizes` (x's
+// Shape, in x's dim order) negative indices are made positive (Mod by the dim's size),
+// for ScatterND.
+std::string stacked(Emitter& e, const Indices& ix, const std::string& sizes = {}) {
+  std::string sum = ix.dims[0].second;
+  for (size_t i = 1; i < ix.dims.size(); ++i) sum = e.add1("Add", {sum, ix.dims[i].second});
   const std::string shape = e.add1("Shape", {sum});
   std::vector<std::string> parts;
-  for (const auto& ix : indexed) {
-    parts.push_back(
-        e.add1("Unsqueeze", {e.add1("Expand", {ix.second, shape}), e.const_ints({-1})}));
+  for (const auto& [dim, index] : ix.dims) {
+    std::string v = e.add1("Expand", {index, shape});
+    if (!sizes.empty()) {
+      const std::string size =
+          e.add1("Gather", {sizes, e.const_scalar(static_cast<double>(dim), DType::Int64)},
+                 [](onnx::NodeProto* p) { attr_int(p, "axis", 0); });
+      v = e.add1("Mod", {v, size});
+    }
+    parts.push_back(e.add1("Unsqueeze", {v, e.const_ints({-1})}));
   }
-  const std::string stacked =
-      e.add1("Concat", parts, [](onnx::NodeProto* p) { attr_int(p, "axis", -1); });
-  // x with the indexed dims first, the others after in order.
-  std::vector<int64_t> perm, rest;
-  for (const auto& ix : indexed) perm.push_back(ix.first);
-  for (int64_t d = 0; d < rank; ++d) {
-    if (std::find(perm.begin(), perm.end(), d) == perm.end()) rest.push_back(d);
+  return e.add1("Concat", parts, [](onnx::NodeProto* p) { attr_int(p, "axis", -1); });
+}
+
+// Between PyTorch's layout of x[indices], [before..., B..., after...], and GatherND's,
+// [B..., before..., after...] (the same when dims_before() is 0).
+std::vector<int64_t> to_torch_layout(const Indices& ix) {
+  const int64_t before = ix.dims_before();
+  const int64_t out_rank = ix.index_rank + ix.rank - static_cast<int64_t>(ix.dims.size());
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < before; ++d) perm.push_back(ix.index_rank + d);
+  for (int64_t d = 0; d < ix.index_rank; ++d) perm.push_back(d);
+  for (int64_t d = ix.index_rank + before; d < out_rank; ++d) perm.push_back(d);
+  return perm;
+}
+
+std::vector<int64_t> inverse(const std::vector<int64_t>& perm) {
+  std::vector<int64_t> inv(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i)
+    inv[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  return inv;
+}
+
+// x[indices] in PyTorch's layout.
+std::string gather(Emitter& e, const std::string& x, const Indices& ix) {
+  if (ix.dims.size() == 1) {
+    const int64_t axis = ix.dims[0].first;
+    return e.add1("Gather", {x, ix.dims[0].second},
+                  [axis](onnx::NodeProto* p) { attr_int(p, "axis", axis); });
   }
-  std::vector<int64_t> full = perm;
-  full.insert(full.end(), rest.begin(), rest.end());
-  std::vector<int64_t> identity(static_cast<size_t>(rank));
-  std::iota(identity.begin(), identity.end(), 0);
-  const std::string xt = full == identity ? x : transpose(e, x, full);
-  std::string y = e.add1("GatherND", {xt, stacked});
-  bool adjacent = true;
-  for (size_t i = 1; i < perm.size(); ++i) adjacent = adjacent && perm[i] == perm[i - 1] + 1;
-  const int64_t before = perm[0];
-  if (adjacent && before > 0) {
-    // y is [B..., before..., after...]; PyTorch's is [before..., B..., after...].
-    const int64_t out_rank = index_rank + rank - static_cast<int64_t>(perm.size());
-    std::vector<int64_t> back;
-    for (int64_t d = 0; d < before; ++d) back.push_back(index_rank + d);
-    for (int64_t d = 0; d < index_rank; ++d) back.push_back(d);
-    for (int64_t d = index_rank + before; d < out_rank; ++d) back.push_back(d);
-    y = transpose(e, y, back);
+  const std::string xt = ix.perm_is_identity() ? x : transpose(e, x, ix.front_perm());
+  const std::string y = e.add1("GatherND", {xt, stacked(e, ix)});
+  return ix.dims_before() > 0 ? transpose(e, y, to_torch_layout(ix)) : y;
+}
+
+void index(Emitter& e, N n) {
+  const Indices ix = collect(e, n);
+  const std::string x = e.name(n.input(0));
+  e.bind(n.output(), ix.dims.empty() ? e.add1("Identity", {x}) : gather(e, x, ix));
+}
+
+// index_put(self, indices, values, accumulate): ScatterND into x with the indexed dims
+// Transposed to the front, of the values Expanded to the shape of x[indices] (PyTorch
+// broadcasts them so) and Transposed into ScatterND's layout; accumulate is
+// reduction="add" (opset 16 and later); the result is Transposed back.
+void index_put(Emitter& e, N n) {
+  const Indices ix = collect(e, n);
+  const std::string x = e.name(n.input(0));
+  if (ix.dims.empty()) e.fail(n, "index_put without a tensor index has no ONNX export in d2s");
+  int64_t accumulate = 0;
+  if (n.inputs().size() > 3 && !Emitter::constant_int(n.input(3), &accumulate)) {
+    const IValue* c = Emitter::constant(n.input(3));
+    if (!c || !c->is_bool()) e.fail(n, "index_put's accumulate must be constant for ONNX export");
+    accumulate = c->to_bool();
   }
+  if (accumulate && e.opset() < 16) {
+    e.fail(n,
+           "index_put with accumulate=True exports as ScatterND(reduction=\"add\"), which "
+           "needs opset 16",
+           "give d2s export --opset 16 or 17");
+  }
+  const DType d = e.dtype(n.input(0));
+  const std::string target = gather(e, x, ix);
+  std::string updates = e.add1("Expand", {e.name_as(n.input(2), d), e.add1("Shape", {target})});
+  if (ix.dims_before() > 0) updates = transpose(e, updates, inverse(to_torch_layout(ix)));
+  const bool moved = !ix.perm_is_identity();
+  const std::string xt = moved ? transpose(e, x, ix.front_perm()) : x;
+  const std::string sizes = e.add1("Shape", {xt});
+  // Indices into the transposed tensor: their dims are 0..k-1 there.
+  Indices front = ix;
+  for (size_t i = 0; i < front.dims.size(); ++i) front.dims[i].first = static_cast<int64_t>(i);
+  std::string y = e.add1("ScatterND", {xt, stacked(e, front, sizes), updates},
+                         [accumulate](onnx::NodeProto* p) {
+                           if (!accumulate) return;
+                           auto* a = p->add_attribute();
+                           a->set_name("reduction");
+                           a->set_type(onnx::AttributeProto::STRING);
+                           a->set_s("add");
+                         });
+  if (moved) y = transpose(e, y, inverse(ix.front_perm()));
   e.bind(n.output(), y);
 }
 
@@ -111,6 +196,7 @@ void index(Emitter& e, N n) {
 
 void add_advanced_index_exports(std::map<std::string, ExportFn>& m) {
   m["aten::index"] = index;
+  m["aten::index_put"] = index_put;
 }
 
 }  // namespace d2s::onnx_io
