@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "convert/grad_graph.h"
 #include "convert/lower.h"
 #include "core/error.h"
 #include "core/executor.h"
@@ -208,6 +209,37 @@ TEST(OnnxTensorOps, RollGroupNormAndOneTensorIndexImportBack) {
   EXPECT_EQ(count_op(e.model.graph(), "Gather") > 0, true);
   expect_round_trip(e, {IValue(wave({2, 4, 3}, 0.2f)), IValue(wave({4}, 1.1f)),
                         IValue(Tensor::from_ints({2, 2}, {3, -1, 0, 2}))});
+}
+
+TEST(OnnxTensorOps, IndexPutWithAccumulateNeedsOpset16) {
+  const char* program =
+      "import torch\n"
+      "def f(x, idx):\n"
+      "    y = x.clone()\n"
+      "    y.index_put_((idx,), x[idx], accumulate=True)\n"
+      "    y[idx] = 0.5\n"
+      "    return y\n";
+  convert::LowerOptions opts;
+  opts.input_shapes["x"] = {3, 2};
+  opts.input_shapes["idx"] = {2};
+  opts.input_dtypes["idx"] = DType::Int64;
+  convert::LoweredGraph g = convert::lower_string(program, opts);
+  convert::functionalize(*g.graph);  // as d2s export does: index_put_ → index_put
+  ExportOptions eo;
+  eo.opset = 13;
+  try {
+    export_onnx(*g.graph, eo, nullptr);
+    FAIL() << "expected the opset error";
+  } catch (const Error& err) {
+    EXPECT_NE(err.message().find("which needs opset 16"), std::string::npos) << err.message();
+    EXPECT_EQ(err.range().line, 4);
+  }
+  eo.opset = 16;
+  onnx::ModelProto model = parse_model_bytes(export_onnx(*g.graph, eo, nullptr), "model.onnx");
+  EXPECT_EQ(count_op(model.graph(), "ScatterND"), 2);
+  const onnx::AttributeProto* reduction = attr(model.graph(), "ScatterND", "reduction");
+  ASSERT_NE(reduction, nullptr);
+  EXPECT_EQ(reduction->s(), "add");
 }
 
 }  // namespace
