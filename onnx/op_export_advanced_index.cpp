@@ -3,7 +3,7 @@
 // mask of rank k indexes k dims by the rows of NonZero(mask); an int index one dim.
 // - One indexed dim: Gather on that axis (its result dims stand where the dim was,
 //   as PyTorch puts them).
-// - Several: the indices are broadcast (Expand to the Shape of their sum), stacked
+// - Several: the indices are broadcast (plus zeros of their sum's shape), stacked
 //   on a last axis and read by GatherND from x with the indexed dims Transposed to the
 //   front. PyTorch puts the result dims first when the indexed dims are apart, and
 //   where the first indexed dim was when they are adjacent: a last Transpose moves
@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "onnx/export_emitter.h"
+#include "onnx/tensor_proto.h"
 
 namespace d2s::onnx_io {
 
@@ -91,26 +92,30 @@ Indices collect(Emitter& e, N n) {
   return out;
 }
 
-// The indices broadcast to one shape B (Expand to the Shape of their sum) and stacked
+// The indices broadcast to one shape B (plus zeros of their sum's shape) and stacked
 // on a last axis: [B..., k], as GatherND and ScatterND take them. With `sizes` (x's
 // Shape, in x's dim order) negative indices are made positive (Mod by the dim's size),
 // for ScatterND.
 std::string stacked(Emitter& e, const Indices& ix, const std::string& sizes = {}) {
   std::string sum = ix.dims[0].second;
   for (size_t i = 1; i < ix.dims.size(); ++i) sum = e.add1("Add", {sum, ix.dims[i].second});
-  const std::string shape = e.add1("Shape", {sum});
+  // Broadcast by adding zeros of the broadcast shape: an Expand would need a shape
+  // that d2s's importer only reads when it is known.
+  const std::string zeros = e.add1("Mul", {sum, e.const_scalar(0, DType::Int64)});
   std::vector<std::string> parts;
   for (const auto& [dim, index] : ix.dims) {
-    std::string v = e.add1("Expand", {index, shape});
+    std::string v = e.add1("Add", {index, zeros});
     if (!sizes.empty()) {
       const std::string size =
           e.add1("Gather", {sizes, e.const_scalar(static_cast<double>(dim), DType::Int64)},
                  [](onnx::NodeProto* p) { attr_int(p, "axis", 0); });
       v = e.add1("Mod", {v, size});
     }
-    parts.push_back(e.add1("Unsqueeze", {v, e.const_ints({-1})}));
+    // A non-negative axis (B's rank): d2s's importer then needs no rank.
+    parts.push_back(e.add1("Unsqueeze", {v, e.const_ints({ix.index_rank})}));
   }
-  return e.add1("Concat", parts, [](onnx::NodeProto* p) { attr_int(p, "axis", -1); });
+  const int64_t last = ix.index_rank;
+  return e.add1("Concat", parts, [last](onnx::NodeProto* p) { attr_int(p, "axis", last); });
 }
 
 // Between PyTorch's layout of x[indices], [before..., B..., after...], and GatherND's,
@@ -151,7 +156,7 @@ void index(Emitter& e, N n) {
 }
 
 // index_put(self, indices, values, accumulate): ScatterND into x with the indexed dims
-// Transposed to the front, of the values Expanded to the shape of x[indices] (PyTorch
+// Transposed to the front, of the values broadcast to the shape of x[indices] (PyTorch
 // broadcasts them so) and Transposed into ScatterND's layout; accumulate is
 // reduction="add" (opset 16 and later); the result is Transposed back.
 void index_put(Emitter& e, N n) {
@@ -172,7 +177,17 @@ void index_put(Emitter& e, N n) {
   }
   const DType d = e.dtype(n.input(0));
   const std::string target = gather(e, x, ix);
-  std::string updates = e.add1("Expand", {e.name_as(n.input(2), d), e.add1("Shape", {target})});
+  // The values broadcast to x[indices]'s shape by adding (or'ing) zeros of that shape:
+  // ConstantOfShape of a Shape, which d2s's importer reads (an Expand by a shape known
+  // only at run time it does not).
+  const std::string zeros =
+      e.add1("ConstantOfShape", {e.add1("Shape", {target})}, [d](onnx::NodeProto* p) {
+        auto* a = p->add_attribute();
+        a->set_name("value");
+        a->set_type(onnx::AttributeProto::TENSOR);
+        tensor_to_proto(Tensor::full({1}, 0, d), "", a->mutable_t());
+      });
+  std::string updates = e.add1(d == DType::Bool ? "Or" : "Add", {e.name_as(n.input(2), d), zeros});
   if (ix.dims_before() > 0) updates = transpose(e, updates, inverse(to_torch_layout(ix)));
   const bool moved = !ix.perm_is_identity();
   const std::string xt = moved ? transpose(e, x, ix.front_perm()) : x;

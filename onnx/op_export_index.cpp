@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "onnx/export_emitter.h"
+#include "onnx/tensor_proto.h"
 
 namespace d2s::onnx_io {
 
@@ -130,15 +131,22 @@ void cumprod(Emitter& e, N n) {
   }
   int64_t dim = axis(e, n, 1, 0);
   if (dim < 0) dim += rank;
-  // The dim's size as the 0-d int Range takes (Gather with a 0-d index).
-  const std::string size = e.add1(
-      "Gather", {e.add1("Shape", {x}), e.const_scalar(static_cast<double>(dim), DType::Int64)},
-      [](onnx::NodeProto* p) { attr_int(p, "axis", 0); });
-  const std::string r =
-      e.add1("Range", {e.const_scalar(0, DType::Int64), size, e.const_scalar(1, DType::Int64)});
-  // mask[i][j] = i <= j, then trailing 1s for the dims after `dim`.
-  std::string mask = e.add1("LessOrEqual", {e.add1("Unsqueeze", {r, e.const_ints({1})}),
-                                            e.add1("Unsqueeze", {r, e.const_ints({0})})});
+  // mask[i][j] = i <= j: the upper triangle (Trilu) of an [n, n] of ones (Range would
+  // do too, but d2s's importer writes its Range back as an arange `d2s code` cannot call).
+  const std::string size = e.add1("Gather", {e.add1("Shape", {x}), e.const_ints({dim})},
+                                  [](onnx::NodeProto* p) { attr_int(p, "axis", 0); });
+  const std::string square =
+      e.add1("Concat", {size, size}, [](onnx::NodeProto* p) { attr_int(p, "axis", 0); });
+  const std::string ones = e.add1("ConstantOfShape", {square}, [](onnx::NodeProto* p) {
+    auto* a = p->add_attribute();
+    a->set_name("value");
+    a->set_type(onnx::AttributeProto::TENSOR);
+    tensor_to_proto(Tensor::full({1}, 1, DType::Int64), "", a->mutable_t());
+  });
+  std::string mask =
+      e.cast(e.add1("Trilu", {ones}, [](onnx::NodeProto* p) { attr_int(p, "upper", 1); }),
+             DType::Int64, DType::Bool);
+  // Trailing 1s for the dims after `dim`.
   if (rank - 1 - dim > 0) {
     std::vector<int64_t> axes;
     for (int64_t a = 0; a < rank - 1 - dim; ++a) axes.push_back(2 + a);

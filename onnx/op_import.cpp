@@ -15,6 +15,8 @@ namespace d2s::onnx_io {
 
 // LSTM, GRU, RNN (op_import_recurrent.cpp).
 void add_recurrent_imports(std::map<std::string, ImportFn>& table);
+// TopK, GatherND, ScatterND (op_import_index.cpp).
+void add_index_imports(std::map<std::string, ImportFn>& table);
 
 namespace {
 
@@ -454,17 +456,15 @@ Outs gather(I& m, Ins ins) {
     i->set_type(ir::Type::of_int());
     return {m.op("aten::select", {x, m.c_int(axis), i}, I::dtype(x))};
   }
-  if (!k && idx_rank == 1) {
-    return {m.op("aten::index_select", {x, m.c_int(axis), idx}, I::dtype(x))};
-  }
   if (!k && idx_rank >= 2 && axis == 0 && r == 2) {
     // Rows of a table by indices of any rank: aten::embedding (what d2s exports to this
     // Gather). Negative indices, which ONNX allows, fail its bounds check.
     return {m.op("aten::embedding", {x, idx}, I::dtype(x))};
   }
-  if (!k && idx_rank >= 2) {
-    // Indices of rank 2 or more on any other axis: PyTorch's x[:, idx] (aten::index
-    // with None for the dims before `axis`), which d2s exports to this Gather.
+  if (!k && idx_rank >= 1) {
+    // Indices of rank 1, or 2 or more on any other axis: PyTorch's x[:, idx]
+    // (aten::index with None for the dims before `axis`, which counts negative indices
+    // from the end as ONNX does), which d2s exports to this Gather.
     std::vector<V> items(static_cast<size_t>(axis), nullptr);
     for (V& item : items) item = m.c_none();
     items.push_back(idx);
@@ -755,6 +755,7 @@ const std::map<std::string, Fn>& table() {
     m["Range"] = range;
     add_nn_imports(m);
     add_recurrent_imports(m);
+    add_index_imports(m);
     return m;
   }();
   return t;
