@@ -207,11 +207,36 @@ void index_put(Emitter& e, N n) {
   e.bind(n.output(), y);
 }
 
+// arange (end) and arange.start_step (start, end, step) → Range, in the dtype given or,
+// as PyTorch infers it, int64 when every bound is an int and float32 otherwise: the
+// rows of x[range(n), t] (the parse route writes range(n) as an arange).
+void arange(Emitter& e, N n) {
+  const bool bounds3 = n.overload() == "start_step";
+  const size_t dtype_at = bounds3 ? 3 : 1;
+  DType d = DType::Int64;
+  const IValue* given =
+      dtype_at < n.inputs().size() ? Emitter::constant(n.input(dtype_at)) : nullptr;
+  if (given && given->is_int()) {
+    if (!dtype_from_scalar_type(given->to_int(), &d))
+      e.fail(n, "arange's dtype has no ONNX export");
+  } else {
+    for (size_t i = 0; i < (bounds3 ? 3u : 1u); ++i) {
+      if (n.input(i)->type().kind != ir::TypeKind::Int) d = DType::Float32;
+    }
+  }
+  if (d == DType::Bool) e.fail(n, "arange of dtype bool has no ONNX export");
+  const std::string start = bounds3 ? e.name_as(n.input(0), d) : e.const_scalar(0, d);
+  const std::string end = e.name_as(n.input(bounds3 ? 1 : 0), d);
+  const std::string step = bounds3 ? e.name_as(n.input(2), d) : e.const_scalar(1, d);
+  e.bind(n.output(), e.add1("Range", {start, end, step}));
+}
+
 }  // namespace
 
 void add_advanced_index_exports(std::map<std::string, ExportFn>& m) {
   m["aten::index"] = index;
   m["aten::index_put"] = index_put;
+  m["aten::arange"] = arange;
 }
 
 }  // namespace d2s::onnx_io

@@ -630,7 +630,11 @@ Outs range(I& m, Ins ins) {
     items.push_back(v);
   }
   DType d = I::dtype(ins[0]);
-  return {m.op("aten::arange", {items[0], items[1], items[2], m.c_int(dtype_scalar_type(d))}, d)};
+  V r = m.op("aten::arange", {items[0], items[1], items[2], m.c_int(dtype_scalar_type(d))}, d);
+  // The overload with the three bounds (matching may pick arange(end, dtype, ...) for
+  // these four arguments, which `d2s code` then writes as a call PyTorch refuses).
+  r->node()->set_overload("start_step");
+  return {r};
 }
 
 Outs not_op(I& m, Ins ins) {
