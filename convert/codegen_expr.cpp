@@ -117,6 +117,22 @@ std::string subscript(const ir::Node& n, const RefFn& ref, bool slice) {
   return operand(ref(n.input(0))) + "[" + index + "]";
 }
 
+// `x[:, idx]` for aten::index by a list of its items (a None keeps a whole dim), and
+// `x[tuple(l)]` by a list made elsewhere (aten::unbind's, from an imported GatherND).
+std::string index_subscript(const ir::Node& n, const RefFn& ref) {
+  const ir::Value* list = n.input(1);
+  std::string index;
+  if (list->node()->kind() == ir::kind::ListConstruct) {
+    for (const ir::Value* item : list->node()->inputs()) {
+      const IValue* c = constant_of(item);
+      index += (index.empty() ? "" : ", ") + (c && c->is_none() ? std::string(":") : ref(item));
+    }
+  } else {
+    index = "tuple(" + ref(list) + ")";
+  }
+  return operand(ref(n.input(0))) + "[" + index + "]";
+}
+
 // aten::format as the f-string it came from. A whole shape (`x.size()`) printed as
 // `torch.Size({})` is written as a plain field: its str is torch.Size(...) in
 // PyTorch, and d2s's parse route adds the wrapper back.
@@ -435,6 +451,7 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
     if (!out.empty()) return out;
     if (name == "slice") out = subscript(n, ref, true);
     if (name == "select") out = subscript(n, ref, false);
+    if (name == "index" && n.inputs().size() == 2) out = index_subscript(n, ref);
     if (name == "format") out = fstring(n, ref);
     if (out.empty()) out = interpolate_call(n, args);
     if (out.empty()) out = builtin_or_math(n, ref);

@@ -13,6 +13,11 @@
 
 namespace d2s::onnx_io {
 
+// LSTM, GRU, RNN (op_import_recurrent.cpp).
+void add_recurrent_imports(std::map<std::string, ImportFn>& table);
+// TopK, GatherND, ScatterND (op_import_index.cpp).
+void add_index_imports(std::map<std::string, ImportFn>& table);
+
 namespace {
 
 using namespace import_util;
@@ -451,13 +456,21 @@ Outs gather(I& m, Ins ins) {
     i->set_type(ir::Type::of_int());
     return {m.op("aten::select", {x, m.c_int(axis), i}, I::dtype(x))};
   }
-  if (!k && idx_rank == 1) {
-    return {m.op("aten::index_select", {x, m.c_int(axis), idx}, I::dtype(x))};
-  }
   if (!k && idx_rank >= 2 && axis == 0 && r == 2) {
     // Rows of a table by indices of any rank: aten::embedding (what d2s exports to this
     // Gather). Negative indices, which ONNX allows, fail its bounds check.
     return {m.op("aten::embedding", {x, idx}, I::dtype(x))};
+  }
+  if (!k && idx_rank >= 1) {
+    // Indices of rank 1, or 2 or more on any other axis: PyTorch's x[:, idx]
+    // (aten::index with None for the dims before `axis`, which counts negative indices
+    // from the end as ONNX does), which d2s exports to this Gather.
+    std::vector<V> items(static_cast<size_t>(axis), nullptr);
+    for (V& item : items) item = m.c_none();
+    items.push_back(idx);
+    ir::Node* list = m.graph().insert(ir::kind::ListConstruct, items, 1, m.range());
+    list->output()->set_type(ir::Type::list(axis ? ir::Type::any() : ir::Type::tensor()));
+    return {m.op("aten::index", {x, list->output()}, I::dtype(x))};
   }
   if (!k) m.unsupported("indices not known when importing", "runtime indices");
   bool negative = false;
@@ -617,7 +630,11 @@ Outs range(I& m, Ins ins) {
     items.push_back(v);
   }
   DType d = I::dtype(ins[0]);
-  return {m.op("aten::arange", {items[0], items[1], items[2], m.c_int(dtype_scalar_type(d))}, d)};
+  V r = m.op("aten::arange", {items[0], items[1], items[2], m.c_int(dtype_scalar_type(d))}, d);
+  // The overload with the three bounds (matching may pick arange(end, dtype, ...) for
+  // these four arguments, which `d2s code` then writes as a call PyTorch refuses).
+  r->node()->set_overload("start_step");
+  return {r};
 }
 
 Outs not_op(I& m, Ins ins) {
@@ -741,6 +758,8 @@ const std::map<std::string, Fn>& table() {
     m["Trilu"] = trilu;
     m["Range"] = range;
     add_nn_imports(m);
+    add_recurrent_imports(m);
+    add_index_imports(m);
     return m;
   }();
   return t;

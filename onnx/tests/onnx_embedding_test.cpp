@@ -1,5 +1,6 @@
 // ONNX export of aten::embedding (onnx/op_export_rnn.cpp): a Gather of the weight's rows
-// that, imported back, picks the rows eager mode picks; and the recurrent ops' refusal.
+// that, imported back, picks the rows eager mode picks (the recurrent ops, once refused
+// here, are onnx_recurrent_test.cpp's).
 #include <gtest/gtest.h>
 
 #include "convert/lower.h"
@@ -42,28 +43,6 @@ TEST(OnnxEmbedding, ExportsAsGatherAndPicksTheRows) {
   ASSERT_EQ(y.shape(), (Shape{2, 2, 3}));
   const float want[] = {18, 20, 22, 0, 2, 4, 6, 8, 10, 18, 20, 22};
   for (int64_t i = 0; i < y.numel(); ++i) EXPECT_FLOAT_EQ(y.value_at(i), want[i]) << i;
-}
-
-TEST(OnnxEmbedding, ARecurrentOpHasNoMappingYet) {
-  const char* program =
-      "import torch\n"
-      "import torch.nn as nn\n"
-      "class M(nn.Module):\n"
-      "    def __init__(self):\n"
-      "        super().__init__()\n"
-      "        self.rnn = nn.RNN(3, 2)\n"
-      "    def forward(self, x):\n"
-      "        return self.rnn(x)[0]\n";
-  convert::LowerOptions opts;
-  opts.input_shapes["x"] = {4, 1, 3};
-  try {
-    export_text(program, opts);
-    FAIL() << "expected the no-mapping error";
-  } catch (const Error& e) {
-    EXPECT_NE(e.message().find("no ONNX mapping for 'aten::rnn_tanh.input'"), std::string::npos)
-        << e.message();
-    EXPECT_EQ(e.range().line, 8);
-  }
 }
 
 }  // namespace
