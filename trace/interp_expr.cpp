@@ -251,6 +251,7 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
   }
   if (auto* inst = as_obj<InstanceValue>(o)) {
     // m.__class__.__name__ as model code writes it (type() in builtins.cpp).
+    if (attr == "__dict__" && !inst->get(attr)) return instance_dict(*this, o, range);
     if (attr == "__class__" && !inst->get(attr)) {
       if (inst->cls) return IValue(std::static_pointer_cast<Object>(inst->cls));
       return obj(std::make_shared<BuiltinValue>("torch.nn." + inst->type));
