@@ -78,6 +78,9 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
           callee.module->instance->nn == interp::NnKind::ModuleDict && callee.name != "forward") {
         return call_module_dict_method(callee, args, range);
       }
+      if (callee.module && !callee.fn && is_parameter_walk(*callee.module->instance, callee.name)) {
+        return call_parameter_walk(callee, args, range);
+      }
       if (callee.module && !callee.fn) return call_nn_forward(callee, args, range);  // super()
       if (callee.module) {
         const std::string& type = callee.module->instance->type;
@@ -184,6 +187,7 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
 
 Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const SourceRange& range) {
   if (std::optional<Sugared> r = call_iter_builtin(q, args, range)) return *r;
+  if (std::optional<Sugared> r = call_next_iter(q, args, range)) return *r;
   if (std::optional<Sugared> r = call_stdlib(q, args, range)) return *r;
   auto value_args = [&]() {
     std::vector<ir::Value*> vs;
