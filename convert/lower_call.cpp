@@ -6,6 +6,7 @@
 #include "convert/schema_match.h"
 #include "convert/shape_rules.h"
 #include "core/op_registry.h"
+#include "parse/decorators.h"
 #include "trace/functional_signatures.h"
 #include "trace/py_objects.h"
 
@@ -86,7 +87,11 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
         const std::string& type = callee.module->instance->type;
         Sugared self = Sugared::of_kind(Sugared::Kind::Module, callee.module->prefix);
         self.module = callee.module;
-        return call_user_function(*callee.fn, type + "." + callee.name, self, args, range);
+        // A @staticmethod takes no self (parse/decorators.h).
+        return call_user_function(
+            *callee.fn, type + "." + callee.name,
+            ast::is_staticmethod(*callee.fn) ? std::nullopt : std::optional<Sugared>(self), args,
+            range);
       }
       return call_method(callee.value, callee.name, args, range);
     case Sugared::Kind::Class:

@@ -289,7 +289,7 @@ IValue NdArrayValue::to_list() const {
 bool is_numpy_array_name(const std::string& q) {
   return q == "numpy.array" || q == "numpy.asarray" || q == "numpy.zeros" || q == "numpy.ones" ||
          q == "numpy.full" || q == "numpy.eye" || q == "numpy.identity" || q == "numpy.arange" ||
-         q == "numpy.linspace";
+         q == "numpy.linspace" || q == "numpy.tril" || q == "numpy.triu";
 }
 
 IValue call_numpy_array_name(Interpreter& in, const std::string& q, ValueList args, Kwargs kwargs,
@@ -344,6 +344,28 @@ IValue call_numpy_array_name(Interpreter& in, const std::string& q, ValueList ar
     }
     return make_array(np_dtype_arg(in, a[3], range).value_or(NpDType::Float64), std::move(shape),
                       std::move(data));
+  }
+  if (q == "numpy.tril" || q == "numpy.triu") {
+    // The lower (upper) triangle of a matrix, on and below (above) diagonal k; numpy
+    // applies it to the last two dims.
+    ValueList a = bind_args(fname, {{"m", std::nullopt}, {"k", IValue(int64_t{0})}},
+                            std::move(args), std::move(kwargs), range);
+    auto* m = as_obj<NdArrayValue>(a[0]);
+    IValue arr = m ? a[0] : array_from(in, a[0], none, range);
+    m = as_obj<NdArrayValue>(arr);
+    if (m->shape.size() < 2) {
+      in.fail("d2s implements np." + fname + " of arrays of 2 or more dimensions", range);
+    }
+    const int64_t k = in.to_index(a[1], PyConversion::Scalar, range, "k");
+    const int64_t rows = m->shape[m->shape.size() - 2], cols = m->shape.back();
+    std::vector<double> data = m->data;
+    for (size_t i = 0; i < data.size(); ++i) {
+      const int64_t r = static_cast<int64_t>(i / static_cast<size_t>(cols)) % rows;
+      const int64_t c = static_cast<int64_t>(i % static_cast<size_t>(cols));
+      const bool keep = q == "numpy.tril" ? c - r <= k : c - r >= k;
+      if (!keep) data[i] = 0.0;
+    }
+    return make_array(m->dtype, m->shape, std::move(data));
   }
   if (q == "numpy.arange") {
     // arange(stop) / arange(start, stop[, step]); ints give int64, any float float64.

@@ -1,5 +1,6 @@
 // numpy arrays made into tensors (py_ndarray.cpp), iterators (py_iterators.cpp) and
-// obj.__dict__ / vars() (py_instance_dict.cpp): their results and the errors they give,
+// obj.__dict__ / vars() (py_instance_dict.cpp), @staticmethod: their results and the
+// errors they give,
 // with numpy's, Python's and PyTorch's wording where those have one.
 #include "trace/tests/test_util.h"
 
@@ -33,6 +34,9 @@ TEST(NumpyArrays, ConstructorsInferNumpysDtypeAndShape) {
   EXPECT_EQ(run("a = np.arange(6).reshape(2, -1)\nprint(a.T.tolist(), a.flatten().tolist(), "
                 "np.array([1.7, -1.7]).astype(np.int64).tolist())\n"),
             "[[0, 3], [1, 4], [2, 5]] [0, 1, 2, 3, 4, 5] [1, -1]\n");
+  EXPECT_EQ(
+      run("print(np.tril(np.ones((2, 3))).tolist(), np.triu([[1, 2], [3, 4]], 1).tolist())\n"),
+      "[[1.0, 0.0, 0.0], [1.0, 1.0, 0.0]] [[0, 2], [0, 0]]\n");
   EXPECT_EQ(error("a = np.array([[1, 2], [3]])\n").message(),
             "ValueError: setting an array element with a sequence. The requested array has an "
             "inhomogeneous shape after 1 dimensions.");
@@ -125,6 +129,13 @@ TEST(InstanceDict, WritesReachTheObjectAndModulesKeepTheirState) {
             "through its __dict__");
   EXPECT_EQ(error("x = vars(3)\n").message(),
             "TypeError: vars() argument must have __dict__ attribute");
+}
+
+TEST(Staticmethod, ReadThroughAnInstanceOrTheClassItTakesNoSelf) {
+  EXPECT_EQ(run("class M(nn.Module):\n    @staticmethod\n    def cfg(n=2):\n        return n * 3\n"
+                "    def __init__(self):\n        super().__init__()\n"
+                "        self.n = self.cfg() + M.cfg(1)\nprint(M().n)\n"),
+            "9\n");
 }
 
 TEST(ModuleDictSubclass, SelfItemAssignmentAndUpdateRegisterChildren) {

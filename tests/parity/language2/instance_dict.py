@@ -1,6 +1,7 @@
 # minGPT's CfgNode-style config object: `self.__dict__.update(kwargs)`, vars(obj) and
 # obj.__dict__[k] to read it, a setattr loop over keyword arguments, and a module that
-# reads its configuration from such an object.
+# reads its configuration from such an object; @staticmethod helpers called through
+# self and through the class.
 import torch
 import torch.nn as nn
 
@@ -23,9 +24,17 @@ class Options:
 
 
 class Net(nn.Module):
+    @staticmethod
+    def get_default_config():
+        return CfgNode(n_embd=8, n_layer=2, dropout=0.0)
+
+    @staticmethod
+    def scaled(x, s=1.0):
+        return x * s
+
     def __init__(self):
         super().__init__()
-        config = CfgNode(n_embd=8, n_layer=2, dropout=0.0)
+        config = self.get_default_config()
         config.merge_from_dict({"n_layer": 3, "bias": True})
         config.__dict__["n_head"] = 2
         opts = Options(scale=0.5, name="opts")
@@ -41,6 +50,7 @@ class Net(nn.Module):
 
     def forward(self, x):
         for layer in self.layers:
-            x = torch.relu(layer(x)) * self.scale
+            x = self.scaled(torch.relu(layer(x)), self.scale)
+        x = Net.scaled(x, s=2.0)
         print(self.keys, self.own)
         return x, self.n_layer, self.n_head, self.has_bias
