@@ -1,5 +1,6 @@
 // numpy arrays made into tensors (py_ndarray.cpp), iterators (py_iterators.cpp) and
-// obj.__dict__ / vars() (py_instance_dict.cpp), @staticmethod: their results and the
+// obj.__dict__ / vars() (py_instance_dict.cpp), @staticmethod, Module.add_module
+// (py_module_state.cpp): their results and the
 // errors they give,
 // with numpy's, Python's and PyTorch's wording where those have one.
 #include "trace/tests/test_util.h"
@@ -136,6 +137,28 @@ TEST(Staticmethod, ReadThroughAnInstanceOrTheClassItTakesNoSelf) {
                 "    def __init__(self):\n        super().__init__()\n"
                 "        self.n = self.cfg() + M.cfg(1)\nprint(M().n)\n"),
             "9\n");
+}
+
+TEST(AddModule, NamesAChildWithPyTorchsChecks) {
+  EXPECT_EQ(run("class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.add_module('layer%d' % 1, nn.Linear(2, 2))\n"
+                "        self.register_module('none', None)\n"
+                "m = M()\nprint([n for n, _ in m.named_parameters()], m.none, "
+                "[n for n, _ in m.named_children()])\n"),
+            "['layer1.weight', 'layer1.bias'] None ['layer1']\n");
+  const std::string cls =
+      "class M(nn.Module):\n    def __init__(self, n, m):\n"
+      "        super().__init__()\n        self.y = 3\n"
+      "        self.add_module(n, m)\n";
+  EXPECT_EQ(error(cls + "M(1, nn.ReLU())\n").message(),
+            "TypeError: module name should be a string. Got int");
+  EXPECT_EQ(error(cls + "M('a.b', nn.ReLU())\n").message(),
+            "KeyError: 'module name can\\'t contain \".\", got: a.b'");
+  EXPECT_EQ(error(cls + "M('', nn.ReLU())\n").message(),
+            "KeyError: 'module name can\\'t be empty string \"\"'");
+  EXPECT_EQ(error(cls + "M('x', 3)\n").message(), "TypeError: int is not a Module subclass");
+  EXPECT_EQ(error(cls + "M('y', nn.ReLU())\n").message(),
+            "KeyError: \"attribute 'y' already exists\"");
 }
 
 TEST(ModuleDictSubclass, SelfItemAssignmentAndUpdateRegisterChildren) {
