@@ -6,6 +6,7 @@
 #include "convert/schema_match.h"
 #include "convert/shape_rules.h"
 #include "core/op_registry.h"
+#include "parse/decorators.h"
 #include "trace/functional_signatures.h"
 #include "trace/py_objects.h"
 
@@ -78,12 +79,19 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
           callee.module->instance->nn == interp::NnKind::ModuleDict && callee.name != "forward") {
         return call_module_dict_method(callee, args, range);
       }
+      if (callee.module && !callee.fn && is_parameter_walk(*callee.module->instance, callee.name)) {
+        return call_parameter_walk(callee, args, range);
+      }
       if (callee.module && !callee.fn) return call_nn_forward(callee, args, range);  // super()
       if (callee.module) {
         const std::string& type = callee.module->instance->type;
         Sugared self = Sugared::of_kind(Sugared::Kind::Module, callee.module->prefix);
         self.module = callee.module;
-        return call_user_function(*callee.fn, type + "." + callee.name, self, args, range);
+        // A @staticmethod takes no self (parse/decorators.h).
+        return call_user_function(
+            *callee.fn, type + "." + callee.name,
+            ast::is_staticmethod(*callee.fn) ? std::nullopt : std::optional<Sugared>(self), args,
+            range);
       }
       return call_method(callee.value, callee.name, args, range);
     case Sugared::Kind::Class:
@@ -184,6 +192,7 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
 
 Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const SourceRange& range) {
   if (std::optional<Sugared> r = call_iter_builtin(q, args, range)) return *r;
+  if (std::optional<Sugared> r = call_next_iter(q, args, range)) return *r;
   if (std::optional<Sugared> r = call_stdlib(q, args, range)) return *r;
   auto value_args = [&]() {
     std::vector<ir::Value*> vs;

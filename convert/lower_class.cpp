@@ -230,7 +230,8 @@ std::optional<Sugared> Lowerer::call_reflection(const std::string& q, CallArgs& 
     if (inst) {
       match = n == "torch.nn.Module" || (!inst->cls && n == "torch.nn." + inst->type) ||
               (container == interp::NnKind::Sequential && n == "torch.nn.Sequential") ||
-              (container == interp::NnKind::ModuleList && n == "torch.nn.ModuleList");
+              (container == interp::NnKind::ModuleList && n == "torch.nn.ModuleList") ||
+              (container == interp::NnKind::ModuleDict && n == "torch.nn.ModuleDict");
     } else if (obj.is_value()) {
       const ir::Type& ty = obj.value->type();
       const bool number =

@@ -120,7 +120,8 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
     auto it = globals_.parameters.find(ref.qualify(attr));
     if (it != globals_.parameters.end()) return Sugared::of(it->second);
   }
-  if (inst.nn == NnKind::ModuleDict && (attr == "keys" || attr == "values" || attr == "items")) {
+  if ((inst.nn == NnKind::ModuleDict && (attr == "keys" || attr == "values" || attr == "items")) ||
+      is_parameter_walk(inst, attr)) {
     Sugared m = Sugared::of_kind(Sugared::Kind::Method, attr);
     m.module = module.module;
     return m;

@@ -18,9 +18,9 @@ namespace {
 // Builtins the model language knows (the unsupported ones fail when called, with a
 // message naming them, rather than as unknown names).
 const char* const kBuiltins[] = {
-    "print",   "range",   "len",        "int",   "float", "bool",  "min",     "max",       "abs",
-    "round",   "sum",     "isinstance", "super", "list",  "tuple", "str",     "enumerate", "zip",
-    "getattr", "hasattr", "type",       "dict",  "any",   "all",   "reversed"};
+    "print",   "range",   "len",        "int",   "float", "bool",  "min",      "max",       "abs",
+    "round",   "sum",     "isinstance", "super", "list",  "tuple", "str",      "enumerate", "zip",
+    "getattr", "hasattr", "type",       "dict",  "any",   "all",   "reversed", "next",      "iter"};
 
 bool is_builtin(const std::string& name) {
   for (const char* b : kBuiltins) {
@@ -170,6 +170,8 @@ Sugared Lowerer::value_attribute(ir::Value* v, const std::string& attr, const So
     if (attr == "ndim") return Sugared::of(emit_op("aten::dim", {v}, range));
     if (attr == "T") return Sugared::of(emit_op("aten::t", {v}, range));
     if (attr == "dtype") return Sugared::of(emit_op("prim::dtype", {v}, range));
+    // d2s runs on the CPU: a tensor's device is "cpu", as eager mode reads it.
+    if (attr == "device") return Sugared::of(constant(IValue("cpu"), range));
     if (attr == "grad" || attr == "requires_grad" || attr == "grad_fn" || attr == "data") {
       fail("'." + attr + "' is not supported yet by the parse route", range,
            "gradients come from `d2s run --grad` or `d2s grad`");

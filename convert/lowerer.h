@@ -290,6 +290,11 @@ class Lowerer {
   std::optional<std::vector<Sugared>> items_of(const Sugared& v, const SourceRange& range);
   std::vector<Sugared> require_items(const Sugared& v, const std::string& what,
                                      const SourceRange& range);
+  // next(), iter() and a module's parameters() / named_parameters() (lower_iter.cpp).
+  std::optional<Sugared> call_next_iter(const std::string& q, CallArgs& args,
+                                        const SourceRange& range);
+  bool is_parameter_walk(const interp::InstanceValue& inst, const std::string& attr) const;
+  Sugared call_parameter_walk(const Sugared& method, CallArgs& args, const SourceRange& range);
   // enumerate, zip, sum, any, all, list, tuple, reversed, range; null for another name.
   std::optional<Sugared> call_iter_builtin(const std::string& q, CallArgs& args,
                                            const SourceRange& range);

@@ -8,6 +8,7 @@
 
 #include "trace/interp.h"
 #include "trace/py_dict.h"
+#include "trace/py_iterators.h"
 
 namespace d2s::interp {
 
@@ -18,9 +19,9 @@ IValue obj(std::shared_ptr<Object> o) {
 }
 
 const char* const kBuiltinNames[] = {
-    "print", "len",   "range",      "int",  "float",   "bool",      "str",    "abs",
-    "min",   "max",   "isinstance", "list", "tuple",   "enumerate", "zip",    "sum",
-    "round", "super", "object",     "type", "hasattr", "getattr",   "setattr"};
+    "print",  "len",        "range",   "int",     "float",     "bool", "str",  "abs",   "min",
+    "max",    "isinstance", "list",    "tuple",   "enumerate", "zip",  "sum",  "round", "super",
+    "object", "type",       "hasattr", "getattr", "setattr",   "iter", "next", "vars"};
 
 void no_keywords(const std::string& fname, const Kwargs& kwargs, const SourceRange& range) {
   if (!kwargs.empty()) throw Error("TypeError: " + fname + "() takes no keyword arguments", range);
@@ -56,6 +57,7 @@ void Interpreter::install_builtins() {
 ValueList Interpreter::iterate(const IValue& v, const SourceRange& range) {
   if (const ValueList* items = seq_items(v)) return *items;
   if (DictValue* d = as_dict(v)) return d->keys();
+  if (IteratorValue* it = as_iterator(v)) return it->drain(*this, range);
   if (v.is_string()) {
     // By code point: a UTF-8 lead byte starts each character.
     ValueList out;
@@ -107,6 +109,12 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
   if (q.find('.') != std::string::npos)
     return call_torch(fn, std::move(args), std::move(kwargs), range, site);
   if (std::optional<IValue> r = call_more_builtins(q, args, kwargs, range)) return *r;
+  if (std::optional<IValue> r = call_iterator_name(*this, q, args, kwargs, range)) return *r;
+  if (q == "vars") {
+    ValueList a =
+        bind_args(q, {{"object", std::nullopt}}, std::move(args), std::move(kwargs), range);
+    return instance_dict(*this, a[0], range);
+  }
   // The range of positional argument i, for messages and conversions.
   auto arg_range = [&](size_t i) -> SourceRange {
     return site && i < site->args.size() ? site->args[i]->range : range;
@@ -326,7 +334,9 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
           (inst && inst->cls && inst->cls->nn_base == NnKind::Sequential &&
            n == "torch.nn.Sequential") ||
           (inst && inst->cls && inst->cls->nn_base == NnKind::ModuleList &&
-           n == "torch.nn.ModuleList");
+           n == "torch.nn.ModuleList") ||
+          (inst && inst->cls && inst->cls->nn_base == NnKind::ModuleDict &&
+           n == "torch.nn.ModuleDict");
       if (match) return IValue(true);
     }
     return IValue(false);
@@ -348,11 +358,26 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
   }
   if (q == "zip") {
     no_keywords(q, kwargs, range);
-    std::vector<ValueList> lists;
+    std::vector<ValueList> lists(args.size());
     size_t n = args.empty() ? 0 : SIZE_MAX;
+    // An endless iterator (itertools.count, cycle) gives as many items as the shortest
+    // finite argument has; those are taken from it after the finite ones are known.
+    std::vector<IteratorValue*> endless(args.size(), nullptr);
     for (size_t i = 0; i < args.size(); ++i) {
-      lists.push_back(iterate(args[i], arg_range(i)));
-      n = std::min(n, lists.back().size());
+      if (IteratorValue* it = as_iterator(args[i]); it && it->endless()) {
+        endless[i] = it;
+        continue;
+      }
+      lists[i] = iterate(args[i], arg_range(i));
+      n = std::min(n, lists[i].size());
+    }
+    if (n == SIZE_MAX) {
+      endless[0]->drain(*this, arg_range(0));  // every argument endless: the endless error
+    }
+    for (size_t i = 0; i < args.size(); ++i) {
+      for (size_t k = 0; endless[i] && k < n; ++k) {
+        lists[i].push_back(*endless[i]->next(*this, arg_range(i)));
+      }
     }
     ValueList out;
     for (size_t k = 0; k < n; ++k) {

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "core/autograd.h"
+#include "parse/decorators.h"
 #include "trace/interp.h"
 #include "trace/native_value.h"
 #include "trace/py_dict.h"
@@ -251,6 +252,7 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
   }
   if (auto* inst = as_obj<InstanceValue>(o)) {
     // m.__class__.__name__ as model code writes it (type() in builtins.cpp).
+    if (attr == "__dict__" && !inst->get(attr)) return instance_dict(*this, o, range);
     if (attr == "__class__" && !inst->get(attr)) {
       if (inst->cls) return IValue(std::static_pointer_cast<Object>(inst->cls));
       return obj(std::make_shared<BuiltinValue>("torch.nn." + inst->type));
@@ -323,6 +325,8 @@ IValue Interpreter::getattr_instance(const IValue& o, InstanceValue& inst, const
     if (const IValue* v = inst.cls->lookup(attr)) {
       if (auto fn =
               std::dynamic_pointer_cast<FunctionValue>(v->is_object() ? v->to_object() : nullptr)) {
+        // A @staticmethod read through an instance is the plain function.
+        if (fn->def && ast::is_staticmethod(*fn->def)) return *v;
         return obj(std::make_shared<BoundMethodValue>(o, fn));
       }
       return *v;

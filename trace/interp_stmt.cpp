@@ -5,6 +5,7 @@
 
 #include "core/autograd.h"
 #include "trace/interp.h"
+#include "trace/py_iterators.h"
 
 namespace d2s::interp {
 
@@ -211,6 +212,12 @@ Flow Interpreter::exec_for(const ast::For& s) {
     const int64_t n = r->length();
     for (int64_t i = 0; i < n; ++i) {
       if (step(IValue(r->at(i)))) break;
+    }
+  } else if (IteratorValue* it = as_iterator(iterable)) {
+    // Item by item, so that a `break` stops an endless one (itertools.count) and leaves
+    // the rest of a finite one for later next() calls, as in Python.
+    while (std::optional<IValue> item = it->next(*this, s.iter->range)) {
+      if (step(*item)) break;
     }
   } else if (iterable.is_list()) {
     // Python iterates a list by position, seeing appends made by the body.
@@ -419,11 +426,13 @@ void Interpreter::exec_class(const ast::ClassDef& s) {
       cls->is_module = true;
     } else if (auto* bb = as_obj<BuiltinValue>(base);
                bb &&
-               (bb->qualname == "torch.nn.Sequential" || bb->qualname == "torch.nn.ModuleList")) {
+               (bb->qualname == "torch.nn.Sequential" || bb->qualname == "torch.nn.ModuleList" ||
+                bb->qualname == "torch.nn.ModuleDict")) {
       // class Block(nn.Sequential): its instances are containers (py_classes.cpp).
       cls->is_module = true;
-      cls->nn_base =
-          bb->qualname == "torch.nn.Sequential" ? NnKind::Sequential : NnKind::ModuleList;
+      cls->nn_base = bb->qualname == "torch.nn.Sequential"   ? NnKind::Sequential
+                     : bb->qualname == "torch.nn.ModuleList" ? NnKind::ModuleList
+                                                             : NnKind::ModuleDict;
     } else if (auto* c = as_obj<ClassValue>(base)) {
       if (cls->base) {
         fail("multiple inheritance is not supported by d2s", base_expr->range,

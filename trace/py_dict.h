@@ -27,11 +27,12 @@ class DictValue : public NativeValue {
 
   // The index of `key`, or -1; TypeError for an unhashable key.
   int64_t find(Interpreter& in, const IValue& key, const SourceRange& range) const;
-  void put(Interpreter& in, IValue key, IValue value, const SourceRange& range);
+  // put and remove are virtual for the write-through dict of an instance's __dict__.
+  virtual void put(Interpreter& in, IValue key, IValue value, const SourceRange& range);
   // d[key]; KeyError as Python writes it.
   IValue get(Interpreter& in, const IValue& key, const SourceRange& range) const;
   // del d[key] / d.pop(key).
-  IValue remove(Interpreter& in, const IValue& key, const SourceRange& range);
+  virtual IValue remove(Interpreter& in, const IValue& key, const SourceRange& range);
   ValueList keys() const;
   std::string text(const Interpreter& in) const;
   [[noreturn]] static void fail_unhashable(const IValue& key, const SourceRange& range);
@@ -40,6 +41,13 @@ class DictValue : public NativeValue {
   bool ordered = false;  // a collections.OrderedDict (its repr; nn.Sequential names children)
   std::vector<std::pair<IValue, IValue>> items;  // (key, value); value None in a set
 };
+
+// obj.__dict__ and vars(obj) of a user class instance or module (py_instance_dict.cpp):
+// a dict of its plain attributes (a module's parameters, buffers and submodules are not
+// in it, as PyTorch keeps them in _parameters, _buffers, _modules) taken when it is
+// read, whose writes (d[k] = v, update, pop, del, clear) set and delete the instance's
+// attributes without nn.Module's registration, as Python's __dict__ does.
+IValue instance_dict(Interpreter& in, const IValue& instance, const SourceRange& range);
 
 // Adds sorted, reversed, any, all, dict, set, callable and the exception types.
 void install_more_builtins(std::unordered_map<std::string, IValue>& builtins);

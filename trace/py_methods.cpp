@@ -10,6 +10,7 @@
 #include "core/autograd.h"
 #include "trace/interp.h"
 #include "trace/native_value.h"
+#include "trace/py_iterators.h"
 
 namespace d2s::interp {
 
@@ -41,6 +42,13 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
         fill_container(*inst, std::move(args), std::move(kwargs), fname, range);
         return IValue();
       }
+      if (inst->nn == NnKind::ModuleDict) {
+        // nn.ModuleDict.__init__(modules=None), for a class deriving from it.
+        ValueList a = bind_args("ModuleDict.__init__", {{"modules", IValue()}}, std::move(args),
+                                std::move(kwargs), range);
+        if (!a[0].is_none()) module_dict_update(self, a[0], range);
+        return IValue();
+      }
       no_keywords("Module.__init__", kwargs, range);
       return IValue();
     }
@@ -69,7 +77,7 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
       for (auto& [n, p] : params) {
         if (seen.insert(p.tensor.impl()).second) out.push_back(IValue(p.tensor));
       }
-      return IValue::list(std::move(out));
+      return make_iterator("generator", std::move(out));  // PyTorch's is a generator
     }
     if (name == "zero_grad") {
       // nn.Module.zero_grad: PyTorch 1.13's default is set_to_none=False (zeroed in place).
@@ -106,7 +114,7 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
         if (!seen.insert(p.tensor.impl()).second) continue;
         out.push_back(IValue::tuple({IValue(prefix + n), IValue(p.tensor)}));
       }
-      return IValue::list(std::move(out));
+      return make_iterator("generator", std::move(out));
     }
     if (name == "forward") return forward_nn(*inst, std::move(args), std::move(kwargs), range);
     // nn.ModuleList's and nn.Sequential's list methods: children stay named "0", "1", ...

@@ -50,8 +50,9 @@ std::vector<std::pair<std::string, IValue>> named_modules_of(const IValue& self,
 
 bool Interpreter::is_module_state_method(const std::string& name) {
   static const char* const kNames[] = {
-      "register_buffer", "register_parameter", "buffers",        "named_buffers", "modules",
-      "named_modules",   "children",           "named_children", "apply"};
+      "register_buffer", "register_parameter", "buffers",        "named_buffers",
+      "modules",         "named_modules",      "children",       "named_children",
+      "apply",           "add_module",         "register_module"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
@@ -114,6 +115,34 @@ IValue Interpreter::call_module_state_method(const IValue& self, InstanceValue& 
       inst.non_persistent.push_back(n);
     }
     inst.set(n, a[1]);
+    return IValue();
+  }
+  if (name == "add_module" || name == "register_module") {
+    // add_module(name, module): a child by that name (torchvision's DenseNet names its
+    // layers "denselayer%d"), with nn.Module 1.13's checks and messages.
+    ValueList a = bind_args(fname, {{"name", std::nullopt}, {"module", std::nullopt}},
+                            std::move(args), std::move(kwargs), range);
+    if (inst.nn == NnKind::ModuleDict) {
+      module_dict_setitem(self, a[0], a[1], range);
+      return IValue();
+    }
+    auto* child = as_obj<InstanceValue>(a[1]);
+    if (!a[1].is_none() && !(child && child->is_module)) {
+      fail("TypeError: " + py_type_name(a[1]) + " is not a Module subclass", range);
+    }
+    if (!a[0].is_string()) {
+      fail("TypeError: module name should be a string. Got " + py_type_name(a[0]), range);
+    }
+    const std::string& n = a[0].to_string();
+    if (inst.get(n) && !listed(inst.children, n)) {
+      fail("KeyError: " + py_repr(IValue("attribute '" + n + "' already exists")), range);
+    }
+    if (n.find('.') != std::string::npos) {
+      fail("KeyError: " + py_repr(IValue("module name can't contain \".\", got: " + n)), range);
+    }
+    if (n.empty())
+      fail("KeyError: " + py_repr(IValue("module name can't be empty string \"\"")), range);
+    setattr(self, n, a[1], range);
     return IValue();
   }
   if (name == "register_parameter") {

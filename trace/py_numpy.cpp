@@ -2,12 +2,13 @@
 // constants (np.pi, np.e, np.inf, np.nan), np.sqrt / np.log / np.exp / np.abs /
 // np.floor / np.ceil of a number, np.prod / np.sum of a list or tuple of numbers (a
 // shape), and the scalar types np.float32 / np.float64 / np.int64 as casts
-// (np.float32(x) rounds to float32, as numpy does). numpy arrays are not implemented:
-// np.eye, np.array, ... are the foreign-module error naming numpy and the import's line.
+// (np.float32(x) rounds to float32, as numpy does). numpy arrays (np.eye, np.array, ...)
+// are py_ndarray.cpp's.
 #include <cmath>
 #include <map>
 
 #include "trace/interp.h"
+#include "trace/py_ndarray.h"
 
 namespace d2s::interp {
 
@@ -32,8 +33,8 @@ std::optional<IValue> Interpreter::numpy_value(const std::string& q) {
   if (q == "numpy.e") return IValue(M_E);
   if (q == "numpy.inf") return IValue(INFINITY);
   if (q == "numpy.nan") return IValue(NAN);
-  if (numpy_unary().count(q) || q == "numpy.prod" || q == "numpy.sum" || q == "numpy.float32" ||
-      q == "numpy.float64" || q == "numpy.int64") {
+  if (numpy_unary().count(q) || is_numpy_array_name(q) || q == "numpy.prod" || q == "numpy.sum" ||
+      q == "numpy.float32" || q == "numpy.float64" || q == "numpy.int64") {
     return IValue(std::static_pointer_cast<Object>(std::make_shared<BuiltinValue>(q)));
   }
   return std::nullopt;
@@ -41,12 +42,18 @@ std::optional<IValue> Interpreter::numpy_value(const std::string& q) {
 
 IValue Interpreter::call_numpy_name(const std::string& q, ValueList args, Kwargs kwargs,
                                     const SourceRange& range) {
+  if (is_numpy_array_name(q)) {
+    return call_numpy_array_name(*this, q, std::move(args), std::move(kwargs), range);
+  }
   const std::string name = "np." + q.substr(6);
   auto number = [&](const IValue& v) {
     std::optional<IValue> n = to_number(v, PyConversion::Scalar, range);
     if (!n) {
       fail("d2s implements " + name + " of a Python number only, not of a " + py_type_name(v),
-           range, "numpy arrays are not implemented; write the computation with torch or math");
+           range,
+           "d2s builds numpy arrays and turns them into tensors, but numpy's functions of an array "
+           "are "
+           "not implemented; write the computation with torch");
     }
     return *n;
   };

@@ -13,6 +13,10 @@
 
 namespace d2s::interp {
 
+// `fmt % args` (py_percent_format.cpp).
+std::string percent_format(Interpreter& in, const std::string& fmt, const IValue& args,
+                           const SourceRange& range);
+
 namespace {
 
 struct OperatorNames {
@@ -170,6 +174,9 @@ IValue Interpreter::binary(ast::BinOpKind op, const IValue& lhs, const IValue& r
   };
   if (!is_numeric(lhs) || !is_numeric(rhs)) {
     // Sequences and strings: Python-level, no op.
+    if (op == ast::BinOpKind::Mod && lhs.is_string()) {
+      return IValue(percent_format(*this, lhs.to_string(), rhs, range));
+    }
     const ValueList* a = seq_items(lhs);
     const ValueList* b = seq_items(rhs);
     if (op == ast::BinOpKind::Add) {

@@ -15,6 +15,7 @@
 
 #include "trace/interp.h"
 #include "trace/py_dict.h"
+#include "trace/py_iterators.h"
 
 namespace d2s::interp {
 
@@ -31,6 +32,8 @@ const char* const kStdlibCallables[] = {"collections.OrderedDict",
                                         "itertools.product",
                                         "itertools.repeat",
                                         "itertools.islice",
+                                        "itertools.count",
+                                        "itertools.cycle",
                                         "itertools.accumulate",
                                         "itertools.zip_longest",
                                         "warnings.warn",
@@ -115,6 +118,7 @@ IValue Interpreter::call_stdlib_name(const std::string& q, ValueList args, Kwarg
                                      const SourceRange& range) {
   if (q.rfind("numpy.", 0) == 0)
     return call_numpy_name(q, std::move(args), std::move(kwargs), range);
+  if (std::optional<IValue> it = call_iterator_name(*this, q, args, kwargs, range)) return *it;
   if (q == "collections.OrderedDict") {
     if (args.size() > 1) {
       fail("TypeError: expected at most 1 arguments, got " + std::to_string(args.size()), range);
@@ -259,8 +263,8 @@ IValue Interpreter::call_stdlib_name(const std::string& q, ValueList args, Kwarg
     ValueList a = bind_args(q, {{"object", std::nullopt}, {"times", IValue()}}, std::move(args),
                             std::move(kwargs), range);
     if (a[1].is_none()) {
-      fail("itertools.repeat() without a count is endless; d2s evaluates iterables whole", range,
-           "give the count: itertools.repeat(x, n)");
+      return obj(std::make_shared<IteratorValue>("itertools.repeat", IteratorValue::Kind::Repeat,
+                                                 ValueList{a[0]}));
     }
     int64_t n = to_index(a[1], PyConversion::Scalar, range, "times must be an int");
     if (n > kMaxSequenceItems) fail("itertools.repeat() makes too many items", range);
@@ -272,7 +276,18 @@ IValue Interpreter::call_stdlib_name(const std::string& q, ValueList args, Kwarg
       fail("TypeError: islice expected 2 to 4 arguments, got " + std::to_string(args.size()),
            range);
     }
-    ValueList items = iterate(args[0], range);
+    ValueList items;
+    if (IteratorValue* it = as_iterator(args[0]); it && it->endless()) {
+      // Take what the slice reaches (its stop must be given), as islice consumes it.
+      const IValue& stop_arg = args.size() == 2 ? args[1] : args[2];
+      if (stop_arg.is_none()) it->drain(*this, range);  // the endless error
+      const int64_t stop = to_index(stop_arg, PyConversion::Scalar, range,
+                                    "Indices for islice() must be None or an integer");
+      if (stop > kMaxSequenceItems) fail("itertools.islice() makes too many items", range);
+      for (int64_t i = 0; i < stop; ++i) items.push_back(*it->next(*this, range));
+    } else {
+      items = iterate(args[0], range);
+    }
     auto bound = [&](const IValue& v, int64_t dflt) {
       if (v.is_none()) return dflt;
       int64_t b = to_index(v, PyConversion::Scalar, range,

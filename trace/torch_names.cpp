@@ -10,6 +10,7 @@
 #include "trace/native_value.h"
 #include "trace/nn_layers.h"
 #include "trace/nn_recurrent.h"
+#include "trace/py_ndarray.h"
 
 namespace d2s::interp {
 
@@ -24,10 +25,11 @@ const char* const kNnClasses[] = {"Linear",     "ReLU",       "Tanh",    "Sigmoi
                                   "ModuleList", "ModuleDict", "Identity"};
 
 // Callables d2s handles itself (not through op_for_function).
-const char* const kOwnFunctions[] = {"torch.range",      "torch.manual_seed", "torch.nn.Parameter",
-                                     "torch.is_tensor",  "torch.jit.script",  "torch.compile",
-                                     "torch.nn.Module",  "torch.Tensor",      "torch.jit.annotate",
-                                     "torch.onnx.export"};
+const char* const kOwnFunctions[] = {"torch.range",       "torch.manual_seed", "torch.nn.Parameter",
+                                     "torch.is_tensor",   "torch.jit.script",  "torch.compile",
+                                     "torch.nn.Module",   "torch.Tensor",      "torch.jit.annotate",
+                                     "torch.onnx.export", "torch.from_numpy",  "torch.as_tensor",
+                                     "torch.asarray"};
 
 // The legacy typed constructors and their dtypes (torch.FloatTensor(3, 4),
 // torch.LongTensor([1, 2])); torch.Tensor is FloatTensor.
@@ -188,6 +190,7 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
                                const SourceRange& range, const ast::Call* site) {
   const std::string& q = fn.qualname;
   if (q == "torch.range") return torch_range(std::move(args), std::move(kwargs), range);
+  if (std::optional<IValue> t = call_torch_on_numpy(*this, q, args, kwargs, range)) return *t;
   if (q.rfind("torch.", 0) != 0 && stdlib_value(q)) {
     return call_stdlib_name(q, std::move(args), std::move(kwargs), range);
   }
