@@ -280,6 +280,19 @@ class Lowerer {
     std::function<ir::Value*(ir::Value*)> item_at;
   };
   std::optional<CompIterable> comp_iterable(const ast::Expr& iter);
+  // ------------------- iterables of run-time length (lower_iter_runtime.cpp)
+  // A tensor's rows or a list's items, read trip by trip; nullopt for another value.
+  std::optional<CompIterable> runtime_items(ir::Value* x, const SourceRange& r);
+  // enumerate(...) / zip(...) of which an argument's length is known only when the
+  // graph runs: the trips (zip: the shortest) and an (index, item...) tuple per trip;
+  // nullopt when every length is known at conversion time (they unroll).
+  std::optional<CompIterable> runtime_enumerate_zip(const std::string& q, const CallArgs& args,
+                                                    const SourceRange& range);
+  // The items of such an iterable in a list, filled by a prim::Loop.
+  ir::Value* runtime_list(const CompIterable& it, const SourceRange& range);
+  // sum / any / all over such an iterable, as a prim::Loop; nullopt otherwise.
+  std::optional<Sugared> runtime_reduce(const std::string& q, CallArgs& args,
+                                        const SourceRange& range);
   // The items of an iterable whose length is known at conversion time.
   std::optional<std::vector<Sugared>> known_items(const ast::Expr& iter);
   std::optional<std::vector<Sugared>> items_of(const Sugared& v, const SourceRange& range);
