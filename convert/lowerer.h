@@ -75,6 +75,9 @@ class GuardScope;
 // The least type holding both (equal dims stay, different ones become unknown);
 // nullopt when the kinds differ.
 std::optional<ir::Type> join_types(const ir::Type& a, const ir::Type& b);
+// The type of a variable that is None on one path and a T (or Optional[T]) on the
+// other: Optional[T], as TorchScript unifies them; nullopt when neither may be None.
+std::optional<ir::Type> join_optional(const ir::Type& a, const ir::Type& b);
 
 // "did you mean 'x'?" for the closest candidate, or empty.
 std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);

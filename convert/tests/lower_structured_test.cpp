@@ -143,3 +143,61 @@ class M(nn.Module):
 
 }  // namespace
 }  // namespace d2s::convert
+
+namespace d2s::convert {
+namespace {
+
+const char* kOptional = R"(import torch
+from torch import Tensor
+from typing import Optional
+def f(x: Tensor, bias: Optional[Tensor] = None) -> Tensor:
+    y = x * 2.0
+    if bias is not None:
+        y = y + bias
+    h = None
+    if bool(y.sum() > 0):
+        h = y * 3.0
+    if h is None:
+        return y
+    return h + 1.0
+)";
+
+TEST(LowerStructured, AnOptionalIsTestedAndRefinedAsTorchScriptDoes) {
+  // torch.jit.script's graph: `Tensor?` inputs, aten::__isnot__ / aten::__is__ against
+  // None, prim::unchecked_cast at the top of the arm where the value is not None (also
+  // the arm that an early return leaves to the rest of the function), and a variable
+  // that is None on one path an If output of type Tensor?.
+  EXPECT_TRUE(file_check(lower_and_print(kOptional), R"(
+    # CHECK: %bias : Tensor?
+    # CHECK: %5 : bool = aten::__isnot__(%bias, %4)
+    # CHECK-NEXT: %y.1 : Tensor = prim::If(%5)
+    # CHECK-NEXT: block0():
+    # CHECK-NEXT: %7 : Tensor = prim::unchecked_cast(%bias)
+    # CHECK-NEXT: %y.2 : Tensor = aten::add(%y, %7)
+    # CHECK: %h.1 : Tensor? = prim::If(
+    # CHECK: -> (%h)
+    # CHECK: bool = aten::__is__(%h.1,
+    # CHECK: block1():
+    # CHECK-NEXT: Tensor = prim::unchecked_cast(%h.1)
+  )"));
+  testing::Differential d;
+  for (float sign : {1.0f, -1.0f}) {
+    const Tensor x = testing::t({2}, {sign * 0.5f, sign * 1.5f});
+    EXPECT_TRUE(d.run_source(kOptional, {{"x", x}, {"bias", IValue()}})) << sign;
+    EXPECT_TRUE(d.run_source(kOptional, {{"x", x}, {"bias", testing::t({2}, {0.25f, -0.5f})}}))
+        << sign;
+  }
+}
+
+TEST(LowerStructured, AnOptionalUsedWithoutATestIsRefused) {
+  const char* src = R"(import torch
+from typing import Optional
+def f(x, bias: Optional[torch.Tensor] = None):
+    return x + bias
+)";
+  const std::string err = testing::lower_error(src);
+  EXPECT_NE(err.find("argument 'other' must be Tensor, not Tensor?"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace d2s::convert
