@@ -26,9 +26,9 @@ std::string arm_name(bool then_arm) {
   return then_arm ? "the if branch" : "the else branch";
 }
 
-// `if x is not None:` / `if x is None:` of a name holding an Optional: the name and the
-// arm in which it is not None (true: the if branch); nullopt for another test.
-std::optional<std::pair<std::string, bool>> refinement(const ast::Expr& test) {
+}  // namespace
+
+std::optional<std::pair<std::string, bool>> none_test(const ast::Expr& test) {
   if (test.kind != ast::ExprKind::Compare) return std::nullopt;
   const auto& c = test.as<ast::Compare>();
   if (c.ops.size() != 1) return std::nullopt;
@@ -42,7 +42,7 @@ std::optional<std::pair<std::string, bool>> refinement(const ast::Expr& test) {
   return std::make_pair(name->as<ast::Name>().id, is_not);
 }
 
-}  // namespace
+namespace {}  // namespace
 
 std::optional<Type> join_types(const Type& a, const Type& b) {
   if (a.kind == TypeKind::Any || b.kind == TypeKind::Any) return Type::any();
@@ -116,7 +116,7 @@ void Lowerer::lower_if(const ast::If& stmt, GuardScope& guards) {
   Environment* outer = env_;
   // Optional refinement: in the arm where the tested name is not None it holds
   // prim::unchecked_cast of the Optional, typed as its element (TorchScript's form).
-  std::optional<std::pair<std::string, bool>> refined = refinement(*stmt.test);
+  std::optional<std::pair<std::string, bool>> refined = none_test(*stmt.test);
   ir::Value* optional_value = nullptr;
   if (refined) {
     const Binding* b = env_->lookup(refined->first);

@@ -78,6 +78,9 @@ std::optional<ir::Type> join_types(const ir::Type& a, const ir::Type& b);
 // The type of a variable that is None on one path and a T (or Optional[T]) on the
 // other: Optional[T], as TorchScript unifies them; nullopt when neither may be None.
 std::optional<ir::Type> join_optional(const ir::Type& a, const ir::Type& b);
+// `x is not None` / `x is None` of a name: the name, and whether the test is true where
+// x is not None (lower_if.cpp); nullopt for another expression.
+std::optional<std::pair<std::string, bool>> none_test(const ast::Expr& test);
 
 // "did you mean 'x'?" for the closest candidate, or empty.
 std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);

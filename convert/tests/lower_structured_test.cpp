@@ -189,6 +189,23 @@ TEST(LowerStructured, AnOptionalIsTestedAndRefinedAsTorchScriptDoes) {
   }
 }
 
+TEST(LowerStructured, AnAssertThatAnOptionalIsNotNoneRefinesItAfterwards) {
+  const char* src = R"(import torch
+from typing import Optional
+def f(x, bias: Optional[torch.Tensor] = None):
+    assert bias is not None, "need a bias"
+    return x + bias
+)";
+  // TorchScript's form: the assert's prim::If, then prim::unchecked_cast after it.
+  EXPECT_TRUE(file_check(lower_and_print(src), R"(
+    # CHECK: %3 : bool = aten::__isnot__(%bias, %2)
+    # CHECK-NEXT: = prim::If(%3)
+    # CHECK: prim::RaiseException[kind="AssertionError"](%4)
+    # CHECK: %5 : Tensor = prim::unchecked_cast(%bias)
+    # CHECK-NEXT: %6 : Tensor = aten::add(%x, %5)
+  )"));
+}
+
 TEST(LowerStructured, AnOptionalUsedWithoutATestIsRefused) {
   const char* src = R"(import torch
 from typing import Optional
