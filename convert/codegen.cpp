@@ -122,6 +122,12 @@ std::string join(const std::vector<std::string>& items) {
 
 std::string type_annotation(const ir::Type& t) {
   switch (t.kind) {
+    case ir::TypeKind::Optional: {
+      // `bias: typing.Optional[torch.Tensor]` (the file imports typing then).
+      const std::string inner = t.elements.empty() ? "" : type_annotation(t.elements[0]);
+      if (inner.empty()) return "";
+      return ": typing.Optional[" + inner.substr(2) + "]";
+    }
     case ir::TypeKind::Tensor:
       return ": torch.Tensor";
     case ir::TypeKind::Int:
@@ -179,6 +185,7 @@ class Writer {
     fn = namer_.fresh(fn);
 
     std::vector<std::string> params;
+    bool uses_typing = false;
     std::vector<std::string> state_names;
     const size_t num_args = options_.num_arguments < 0
                                 ? graph.inputs().size()
@@ -190,6 +197,7 @@ class Writer {
       if (i < num_args && i < options_.argument_defaults.size() && options_.argument_defaults[i]) {
         param += " = " + python_literal(*options_.argument_defaults[i]);
       }
+      uses_typing = uses_typing || param.find("typing.") != std::string::npos;
       params.push_back(param);
       if (i >= num_args) state_names.push_back("#   " + name + ": " + in->debug_name());
     }
@@ -198,9 +206,8 @@ class Writer {
                        (graph.route.empty() ? std::string("d2s") : graph.route) + " graph of " +
                        (graph.entry.empty() ? std::string("the program") : graph.entry);
     if (graph.source) head += " (" + graph.source->path() + ")";
-    head +=
-        ".\n# `# line N`: the source line a statement came from.\nimport math\n\nimport "
-        "torch\n\n\n";
+    head += ".\n# `# line N`: the source line a statement came from.\nimport math\n" +
+            std::string(uses_typing ? "import typing\n" : "") + "\nimport torch\n\n\n";
     if (!state_names.empty()) {
       head += "# Module parameters, by state_dict name:\n";
       for (const auto& s : state_names) head += s + "\n";

@@ -424,6 +424,22 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
     return operand(args[0]) + "[" + (index ? index->repr() : args.at(1)) + "]";
   }
   if (kind == ir::kind::TupleUnpack || kind == ir::kind::ListUnpack) return args.at(0);
+  // An Optional known not to be None: in Python the value itself, said with
+  // torch.jit.annotate so that the parse route reads the refinement back.
+  if (kind == "prim::unchecked_cast") {
+    switch (n.output()->type().kind) {
+      case ir::TypeKind::Tensor:
+        return "torch.jit.annotate(torch.Tensor, " + args.at(0) + ")";
+      case ir::TypeKind::Int:
+        return "torch.jit.annotate(int, " + args.at(0) + ")";
+      case ir::TypeKind::Float:
+        return "torch.jit.annotate(float, " + args.at(0) + ")";
+      case ir::TypeKind::Bool:
+        return "torch.jit.annotate(bool, " + args.at(0) + ")";
+      default:
+        return args.at(0);
+    }
+  }
   if (kind == ir::kind::Uninitialized) return "None";
   if (kind.rfind("grad::", 0) == 0) return gradient_call(n, ref);
 
@@ -439,6 +455,8 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
     }
     if (name == "neg" && args.size() == 1) return "-" + operand(args[0]);
     if (name == "__not__") return "not " + operand(args[0]);
+    if (name == "__is__") return operand(args[0]) + " is " + operand(args[1]);
+    if (name == "__isnot__") return operand(args[0]) + " is not " + operand(args[1]);
     if (name == "bitwise_not" && n.overload() == "int") return "~" + operand(args[0]);
     if (name == "size") {
       return operand(args[0]) + ".size(" + (args.size() > 1 ? args[1] : "") + ")";

@@ -2,6 +2,7 @@
 // then the passes.
 #include "convert/lower.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "convert/lowerer.h"
@@ -265,8 +266,24 @@ Type type_of_value(const IValue& v) {
   return Type::of_float();
 }
 
+std::string without_spaces(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+  return s;
+}
+
 Type param_type(const EntryParam& p) {
-  const std::string& a = p.annotation;
+  const std::string a = without_spaces(p.annotation);
+  // Optional[T]: a T or None (null in an inputs file), refined by `is None` tests.
+  for (const char* prefix : {"Optional[", "typing.Optional["}) {
+    const std::string pre(prefix);
+    if (a.size() > pre.size() + 1 && a.compare(0, pre.size(), pre) == 0 && a.back() == ']') {
+      EntryParam inner = p;
+      inner.annotation = a.substr(pre.size(), a.size() - pre.size() - 1);
+      inner.default_value.reset();
+      if (inner.annotation.rfind("Optional[", 0) == 0) break;
+      return Type::optional(param_type(inner));
+    }
+  }
   if (a == "int") return Type::of_int();
   if (a == "float") return Type::of_float();
   if (a == "bool") return Type::of_bool();
@@ -278,7 +295,8 @@ Type param_type(const EntryParam& p) {
   if (a.empty() || a == "Tensor" || a == "torch.Tensor") return Type::tensor(DType::Float32);
   throw Error("the annotation '" + a + "' of parameter '" + p.name +
                   "' is not supported by the parse route",
-              p.range, "annotate entry parameters with Tensor, int, float or bool");
+              p.range,
+              "annotate entry parameters with Tensor, int, float or bool, or Optional[...] of one");
 }
 
 // Symbolic dims of an entry input: `<input>_<axis>` (x_0, x_1), so that a printed

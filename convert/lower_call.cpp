@@ -211,9 +211,20 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     }
   };
   if (q == "torch.jit.annotate" || q == "typing.cast") {
-    // The value itself: the parse route types it from what it holds.
+    // The value itself: the parse route types it from what it holds. An Optional
+    // annotated as its element (`torch.jit.annotate(torch.Tensor, bias)`, as `d2s code`
+    // writes a refinement) is prim::unchecked_cast: the value is not None.
     expect_args(2, 2);
-    return args.positional[1].value;
+    const Sugared& v = args.positional[1].value;
+    const std::string type_text = text_of(args.positional[0].range);
+    if (v.is_value() && v.value->type().kind == TypeKind::Optional &&
+        !v.value->type().elements.empty() && type_text.find("Optional") == std::string::npos &&
+        type_text != "Any" && type_text != "typing.Any") {
+      ir::Value* cast = emit_op("prim::unchecked_cast", {v.value}, range);
+      cast->set_type(v.value->type().elements[0]);
+      return Sugared::of(cast);
+    }
+    return v;
   }
   if (q == "print") {
     for (const auto& [name, a] : args.keywords) {

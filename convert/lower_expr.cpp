@@ -243,6 +243,15 @@ ir::Value* Lowerer::emit_compare(ast::CmpOpKind op, ir::Value* lhs, ir::Value* r
   if (op == ast::CmpOpKind::Is || op == ast::CmpOpKind::IsNot) {
     // `x is None`: decided by the static types (a value is None only if its type is).
     TypeKind a = lhs->type().kind, b = rhs->type().kind;
+    if ((a == TypeKind::Optional && b == TypeKind::None) ||
+        (b == TypeKind::Optional && a == TypeKind::None)) {
+      // A value that may be None: tested when the graph runs, as TorchScript does;
+      // lower_if.cpp refines the tested name in the arm where it is not None.
+      ir::Value* r =
+          emit_op(op == ast::CmpOpKind::Is ? "aten::__is__" : "aten::__isnot__", {lhs, rhs}, range);
+      r->set_type(Type::of_bool());
+      return r;
+    }
     if (a != TypeKind::None && b != TypeKind::None) {
       fail("'is' is only supported with None in the parse route", range, "use == instead");
     }

@@ -240,7 +240,11 @@ std::optional<Lowerer::CompIterable> Lowerer::comp_iterable(const ast::Expr& ite
         return out;
       }
     }
-    v = call_sugared(callee, emit_args(call), call.range);
+    CallArgs args = emit_args(call);
+    if (callee.kind == Sugared::Kind::Builtin) {
+      if (auto it = runtime_enumerate_zip(callee.name, args, call.range)) return it;
+    }
+    v = call_sugared(callee, std::move(args), call.range);
   } else {
     v = emit_sugared(iter);
   }
@@ -249,21 +253,7 @@ std::optional<Lowerer::CompIterable> Lowerer::comp_iterable(const ast::Expr& ite
     return out;
   }
   if (!v.is_value()) return std::nullopt;
-  ir::Value* x = v.value;
-  if (x->type().is_tensor()) {
-    // The rows of a tensor.
-    out.trips = emit_op("aten::size", {x, constant(IValue(int64_t{0}), r)}, r);
-    out.item_at = [this, x, r](ir::Value* i) {
-      return emit_op("aten::select", {x, constant(IValue(int64_t{0}), r), i}, r);
-    };
-    return out;
-  }
-  if (x->type().kind == TypeKind::List) {
-    out.trips = emit_op("aten::len", {x}, r);
-    out.item_at = [this, x, r](ir::Value* i) { return list_item_at(x, i, r); };
-    return out;
-  }
-  return std::nullopt;
+  return runtime_items(v.value, r);
 }
 
 void Lowerer::CompOut::add(Lowerer& l, ir::Value* v, const SourceRange& range) {
@@ -383,6 +373,10 @@ std::optional<Sugared> Lowerer::call_iter_builtin(const std::string& q, CallArgs
     ir::Value* v = args.positional[0].value.value;
     if (v->type().kind == TypeKind::List && !constant_value(v) && !static_list_items(v, range))
       return Sugared::of(list_copy(v, range));
+  }
+  if (std::optional<Sugared> r = runtime_reduce(q, args, range)) return r;
+  if (auto it = runtime_enumerate_zip(q, args, range)) {
+    return Sugared::of(runtime_list(*it, range));
   }
   if (q == "enumerate") {
     int64_t start = 0;

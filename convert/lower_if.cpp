@@ -28,6 +28,22 @@ std::string arm_name(bool then_arm) {
 
 }  // namespace
 
+std::optional<std::pair<std::string, bool>> none_test(const ast::Expr& test) {
+  if (test.kind != ast::ExprKind::Compare) return std::nullopt;
+  const auto& c = test.as<ast::Compare>();
+  if (c.ops.size() != 1) return std::nullopt;
+  const bool is_not = c.ops[0] == ast::CmpOpKind::IsNot;
+  if (!is_not && c.ops[0] != ast::CmpOpKind::Is) return std::nullopt;
+  auto is_none = [](const ast::Expr& e) { return e.kind == ast::ExprKind::None; };
+  const ast::Expr& l = *c.left;
+  const ast::Expr& r = *c.comparators[0];
+  const ast::Expr* name = is_none(r) ? &l : is_none(l) ? &r : nullptr;
+  if (!name || name->kind != ast::ExprKind::Name) return std::nullopt;
+  return std::make_pair(name->as<ast::Name>().id, is_not);
+}
+
+namespace {}  // namespace
+
 std::optional<Type> join_types(const Type& a, const Type& b) {
   if (a.kind == TypeKind::Any || b.kind == TypeKind::Any) return Type::any();
   if (a.kind != b.kind) return std::nullopt;
@@ -55,9 +71,31 @@ std::optional<Type> join_types(const Type& a, const Type& b) {
       if (a.elements.empty() || b.elements.empty()) return Type::list(Type::any());
       if (auto e = join_types(a.elements[0], b.elements[0])) return Type::list(*e);
       return std::nullopt;
+    case TypeKind::Optional:
+      if (a.elements.empty() || b.elements.empty()) return Type::optional(Type::any());
+      if (auto e = join_types(a.elements[0], b.elements[0])) return Type::optional(*e);
+      return std::nullopt;
     default:
       return out;
   }
+}
+
+std::optional<Type> join_optional(const Type& a, const Type& b) {
+  auto may_be_none = [](const Type& t) {
+    return t.kind == TypeKind::None || t.kind == TypeKind::Optional;
+  };
+  if (!may_be_none(a) && !may_be_none(b)) return std::nullopt;
+  auto element = [](const Type& t) -> std::optional<Type> {
+    if (t.kind == TypeKind::None) return std::nullopt;
+    if (t.kind == TypeKind::Optional) return t.elements.empty() ? Type::any() : t.elements[0];
+    return t;
+  };
+  std::optional<Type> ea = element(a), eb = element(b);
+  if (!ea) return eb ? std::optional<Type>(Type::optional(*eb)) : std::optional<Type>(a);
+  if (!eb) return Type::optional(*ea);
+  std::optional<Type> j = join_types(*ea, *eb);
+  if (!j) return std::nullopt;
+  return Type::optional(*j);
 }
 
 void Lowerer::lower_if(const ast::If& stmt, GuardScope& guards) {
@@ -76,16 +114,32 @@ void Lowerer::lower_if(const ast::If& stmt, GuardScope& guards) {
   auto then_env = std::make_unique<Environment>(env_);
   auto else_env = std::make_unique<Environment>(env_);
   Environment* outer = env_;
-  {
-    ir::WithInsertPoint guard(graph_, view.then_block());
-    env_ = then_env.get();
-    lower_body(stmt.body);
+  // Optional refinement: in the arm where the tested name is not None it holds
+  // prim::unchecked_cast of the Optional, typed as its element (TorchScript's form).
+  std::optional<std::pair<std::string, bool>> refined = none_test(*stmt.test);
+  ir::Value* optional_value = nullptr;
+  if (refined) {
+    const Binding* b = env_->lookup(refined->first);
+    if (b && !b->is_poisoned() && b->value.is_value() &&
+        b->value.value->type().kind == TypeKind::Optional &&
+        !b->value.value->type().elements.empty()) {
+      optional_value = b->value.value;
+    }
   }
-  {
-    ir::WithInsertPoint guard(graph_, view.else_block());
-    env_ = else_env.get();
-    lower_body(stmt.orelse);
-  }
+  ir::Value* cast = nullptr;
+  auto lower_arm = [&](ir::Block* block, Environment* arm_env, const ast::Body& body,
+                       bool not_none_arm) {
+    ir::WithInsertPoint guard(graph_, block);
+    env_ = arm_env;
+    if (optional_value && not_none_arm) {
+      cast = emit_op("prim::unchecked_cast", {optional_value}, stmt.test->range);
+      cast->set_type(optional_value->type().elements[0]);
+      arm_env->set_value(refined->first, cast);
+    }
+    lower_body(body);
+  };
+  lower_arm(view.then_block(), then_env.get(), stmt.body, refined && refined->second);
+  lower_arm(view.else_block(), else_env.get(), stmt.orelse, refined && !refined->second);
   env_ = outer;
   ExitState then_exit = exit_state(*then_env, flag::Skip);
   ExitState else_exit = exit_state(*else_env, flag::Skip);
@@ -98,6 +152,14 @@ void Lowerer::lower_if(const ast::If& stmt, GuardScope& guards) {
   if (else_exit == ExitState::Always && then_exit != ExitState::Always) {
     guards.continue_in(n, std::move(then_env), std::move(else_env), true, stmt.range);
     return;
+  }
+  // Past the if, the refinement ends: an arm that did not assign the name again
+  // leaves it the Optional it was.
+  if (cast) {
+    for (Environment* arm : {then_env.get(), else_env.get()}) {
+      const Binding* b = arm->find_local(refined->first);
+      if (b && b->value.is_value() && b->value.value == cast) arm->erase_local(refined->first);
+    }
   }
   merge_arms(n, *then_env, *else_env, stmt.range);
 }
@@ -220,6 +282,8 @@ void Lowerer::merge_arms(ir::Node* if_node, Environment& then_env, Environment& 
              none_side ? "a path that reaches the end of the function (or a bare `return`) "
                          "returns None; return a value on every path"
                        : "return values of one type on every path");
+      } else if ((type = join_optional(a->type(), b->type()))) {
+        // None in one arm: an Optional, refined by a later `is None` test.
       } else {
         fail("variable '" + name + "' has type " + a->type().str() + " in the if branch and " +
                  b->type().str() + " in the else branch",

@@ -11,6 +11,8 @@
 //   for i in range(a, b, c)  trip count -((a - b) // c), i = a + index * c
 //   for row in t             trip count aten::size(t, 0), row = aten::select(t, 0, index)
 //   for x in (a, b) / [a, b] / an nn.Sequential or ModuleList: unrolled
+//   for i, x in enumerate(xs) / for a, b in zip(xs, ys) of a run-time length:
+//                    one loop, its index reading each sequence (lower_iter_runtime.cpp)
 //   while cond               Loop(INT64_MAX, cond), cond evaluated again at the body's end
 #include <limits>
 
@@ -94,7 +96,21 @@ void Lowerer::lower_for(const ast::For& stmt) {
     if (callee.kind == Sugared::Kind::Builtin && callee.name == "range") {
       return lower_for_range(stmt, call);
     }
-    iterable = call_sugared(callee, emit_args(call), call.range);
+    CallArgs args = emit_args(call);
+    if (callee.kind == Sugared::Kind::Builtin) {
+      // enumerate/zip over a length known only when the graph runs: one prim::Loop,
+      // its index counting the items (lower_iter_runtime.cpp).
+      if (auto it = runtime_enumerate_zip(callee.name, args, call.range)) {
+        emit_loop(
+            stmt, stmt.body, it->trips, bool_const(true), stmt.target.get(),
+            [&](ir::Value* i) {
+              assign_target(*stmt.target, Sugared::of(it->item_at(i)), stmt.range);
+            },
+            nullptr);
+        return;
+      }
+    }
+    iterable = call_sugared(callee, std::move(args), call.range);
   } else {
     iterable = emit_sugared(iter);
   }

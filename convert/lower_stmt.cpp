@@ -285,19 +285,32 @@ void Lowerer::lower_assert(const ast::Assert& stmt) {
   ir::Node* n = graph_.insert(ir::kind::If, {cond}, 0, stmt.range);
   n->add_block();
   ir::Block* else_block = n->add_block();
-  ir::WithInsertPoint guard(graph_, else_block);
-  ir::Value* msg;
-  if (stmt.msg) {
-    msg = emit_expr(*stmt.msg);
-    if (msg->type().kind != ir::TypeKind::Str) {
-      msg =
-          emit_op("aten::format", {constant(IValue("{}"), stmt.msg->range), msg}, stmt.msg->range);
+  {
+    ir::WithInsertPoint guard(graph_, else_block);
+    ir::Value* msg;
+    if (stmt.msg) {
+      msg = emit_expr(*stmt.msg);
+      if (msg->type().kind != ir::TypeKind::Str) {
+        msg = emit_op("aten::format", {constant(IValue("{}"), stmt.msg->range), msg},
+                      stmt.msg->range);
+      }
+    } else {
+      msg = constant(IValue(""), stmt.range);
     }
-  } else {
-    msg = constant(IValue(""), stmt.range);
+    ir::Node* raise = graph_.insert(ir::kind::RaiseException, {msg}, 0, stmt.range);
+    raise->set_attr("kind", IValue("AssertionError"));
   }
-  ir::Node* raise = graph_.insert(ir::kind::RaiseException, {msg}, 0, stmt.range);
-  raise->set_attr("kind", IValue("AssertionError"));
+  // `assert x is not None`: past it, x is not None (TorchScript refines it there too).
+  if (auto refined = none_test(*stmt.test); refined && refined->second) {
+    const Binding* b = env_->lookup(refined->first);
+    if (b && !b->is_poisoned() && b->value.is_value() &&
+        b->value.value->type().kind == ir::TypeKind::Optional &&
+        !b->value.value->type().elements.empty()) {
+      ir::Value* cast = emit_op("prim::unchecked_cast", {b->value.value}, stmt.test->range);
+      cast->set_type(b->value.value->type().elements[0]);
+      env_->set_value(refined->first, cast);
+    }
+  }
 }
 
 void Lowerer::lower_expr_stmt(const ast::ExprStmt& stmt) {

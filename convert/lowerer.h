@@ -75,6 +75,12 @@ class GuardScope;
 // The least type holding both (equal dims stay, different ones become unknown);
 // nullopt when the kinds differ.
 std::optional<ir::Type> join_types(const ir::Type& a, const ir::Type& b);
+// The type of a variable that is None on one path and a T (or Optional[T]) on the
+// other: Optional[T], as TorchScript unifies them; nullopt when neither may be None.
+std::optional<ir::Type> join_optional(const ir::Type& a, const ir::Type& b);
+// `x is not None` / `x is None` of a name: the name, and whether the test is true where
+// x is not None (lower_if.cpp); nullopt for another expression.
+std::optional<std::pair<std::string, bool>> none_test(const ast::Expr& test);
 
 // "did you mean 'x'?" for the closest candidate, or empty.
 std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);
@@ -285,6 +291,19 @@ class Lowerer {
     std::function<ir::Value*(ir::Value*)> item_at;
   };
   std::optional<CompIterable> comp_iterable(const ast::Expr& iter);
+  // ------------------- iterables of run-time length (lower_iter_runtime.cpp)
+  // A tensor's rows or a list's items, read trip by trip; nullopt for another value.
+  std::optional<CompIterable> runtime_items(ir::Value* x, const SourceRange& r);
+  // enumerate(...) / zip(...) of which an argument's length is known only when the
+  // graph runs: the trips (zip: the shortest) and an (index, item...) tuple per trip;
+  // nullopt when every length is known at conversion time (they unroll).
+  std::optional<CompIterable> runtime_enumerate_zip(const std::string& q, const CallArgs& args,
+                                                    const SourceRange& range);
+  // The items of such an iterable in a list, filled by a prim::Loop.
+  ir::Value* runtime_list(const CompIterable& it, const SourceRange& range);
+  // sum / any / all over such an iterable, as a prim::Loop; nullopt otherwise.
+  std::optional<Sugared> runtime_reduce(const std::string& q, CallArgs& args,
+                                        const SourceRange& range);
   // The items of an iterable whose length is known at conversion time.
   std::optional<std::vector<Sugared>> known_items(const ast::Expr& iter);
   std::optional<std::vector<Sugared>> items_of(const Sugared& v, const SourceRange& range);

@@ -33,8 +33,9 @@ Type widen(const Type& t) {
 }
 
 Type join_or_any(const Type& a, const Type& b) {
-  auto j = join_types(a, b);
-  return j ? *j : Type::any();
+  if (auto j = join_types(a, b)) return *j;
+  if (auto o = join_optional(a, b)) return *o;
+  return Type::any();
 }
 
 bool infer_region(ir::Block* b);

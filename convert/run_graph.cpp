@@ -281,6 +281,13 @@ IValue GraphRunner::bind_argument(const Slot& slot, const NamedInput& given) con
     case ir::TypeKind::Bool:
       if (v.is_bool()) return v;
       throw mismatch("it takes a bool (true or false)");
+    case ir::TypeKind::Optional: {
+      // null, or a value of the element type.
+      if (v.is_none() || type.elements.empty()) return v;
+      Slot element = slot;
+      element.type = type.elements[0];
+      return bind_argument(element, given);
+    }
     default:
       return v.is_tensor() ? IValue(v.to_tensor().clone()) : v;
   }

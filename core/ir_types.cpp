@@ -37,6 +37,13 @@ Type Type::list(Type element) {
   return t;
 }
 
+Type Type::optional(Type element) {
+  Type t;
+  t.kind = TypeKind::Optional;
+  t.elements.push_back(std::move(element));
+  return t;
+}
+
 bool Type::operator==(const Type& o) const {
   return kind == o.kind && dtype == o.dtype && shape == o.shape && elements == o.elements;
 }
@@ -107,6 +114,8 @@ std::string Type::str() const {
       if (!elements.empty() && elements[0].is_tensor()) return "List[" + elem + "]";
       return elem + "[]";
     }
+    case TypeKind::Optional:
+      return (elements.empty() ? std::string("Any") : elements[0].str()) + "?";
   }
   return "Any";
 }
@@ -205,9 +214,11 @@ class TypeReader {
     if (!base) return std::nullopt;
     // Tensor spellings already consumed their own brackets; `[]` after anything
     // else makes a list.
-    while (!base->is_tensor()) {
+    for (;;) {
       size_t save = pos_;
-      if (eat('[') && eat(']')) {
+      if (base->kind != TypeKind::Optional && eat('?')) {
+        base = Type::optional(*base);
+      } else if (!base->is_tensor() && eat('[') && eat(']')) {
         base = Type::list(*base);
       } else {
         pos_ = save;
@@ -291,6 +302,11 @@ Type type_of(const IValue& v) {
 
 bool types_compatible(const Type& a, const Type& b) {
   if (a.kind == TypeKind::Any || b.kind == TypeKind::Any) return true;
+  // An Optional holds None or its element's values.
+  if (a.kind == TypeKind::Optional && b.kind != TypeKind::Optional) {
+    return b.kind == TypeKind::None || a.elements.empty() || types_compatible(a.elements[0], b);
+  }
+  if (b.kind == TypeKind::Optional && a.kind != TypeKind::Optional) return types_compatible(b, a);
   if (a.kind != b.kind) return false;
   switch (a.kind) {
     case TypeKind::Tensor:
@@ -311,6 +327,7 @@ bool types_compatible(const Type& a, const Type& b) {
       }
       return true;
     case TypeKind::List:
+    case TypeKind::Optional:
       if (a.elements.empty() || b.elements.empty()) return true;
       return types_compatible(a.elements[0], b.elements[0]);
     default:

@@ -1,5 +1,5 @@
 // Types of IR values: Tensor (dtype and a shape whose dims may be symbolic), int,
-// float, bool, None, str, tuple, list — TorchScript's type lattice, cut to the
+// float, bool, None, str, tuple, list, Optional — TorchScript's type lattice, cut to the
 // model language.
 #pragma once
 
@@ -24,14 +24,14 @@ struct Dim {
   bool operator==(const Dim& o) const { return size == o.size && symbol == o.symbol; }
 };
 
-enum class TypeKind { Any, Tensor, Int, Float, Bool, None, Str, Tuple, List };
+enum class TypeKind { Any, Tensor, Int, Float, Bool, None, Str, Tuple, List, Optional };
 
 struct Type {
   TypeKind kind = TypeKind::Any;
   // Tensors: dtype when known, and the shape when the rank is known.
   std::optional<DType> dtype;
   std::optional<std::vector<Dim>> shape;
-  // Tuples: element types; lists: one element type.
+  // Tuples: element types; lists and optionals: one element type.
   std::vector<Type> elements;
 
   static Type any() { return Type{}; }
@@ -45,13 +45,16 @@ struct Type {
   static Type of_str() { return Type{TypeKind::Str, {}, {}, {}}; }
   static Type tuple(std::vector<Type> elements);
   static Type list(Type element);
+  // A value of `element` or None, known only when the graph runs (TorchScript's
+  // Optional[T], printed `T?`); an `is None` test refines it (prim::unchecked_cast).
+  static Type optional(Type element);
 
   bool is_tensor() const { return kind == TypeKind::Tensor; }
   bool operator==(const Type& o) const;
 
   // As printed in the IR text: `Tensor[1, 20]` (float32), `Tensor[B, 20]`,
   // `Tensor` (unknown shape), `Long[3]`, `Bool[20, 10]` (other dtypes), `int`,
-  // `float`, `bool`, `NoneType`, `str`, `(int, Tensor)`, `int[]`, `Any`.
+  // `float`, `bool`, `NoneType`, `str`, `(int, Tensor)`, `int[]`, `Tensor?`, `Any`.
   std::string str() const;
   // Parses str()'s output; nullopt when malformed.
   static std::optional<Type> parse(const std::string& text);

@@ -222,6 +222,20 @@ class Verifier {
       if (!ok) fail(n, "prim::TupleIndex needs (tuple, index) inputs and 1 output");
     } else if (k == kind::Uninitialized) {
       if (ins != 0 || outs != 1) fail(n, "prim::Uninitialized needs no inputs and 1 output");
+    } else if (k == "prim::unchecked_cast") {
+      // Optional refinement: an Optional (T?) known not to be None, as its T.
+      if (ins != 1 || outs != 1) fail(n, "prim::unchecked_cast needs 1 input and 1 output");
+      const Type& in = n->input(0)->type();
+      if (in.kind != TypeKind::Optional && in.kind != TypeKind::Any) {
+        fail(n, "prim::unchecked_cast needs an Optional input, has " + in.str());
+      }
+      if (in.kind == TypeKind::Optional && !in.elements.empty()) {
+        check_types(n, in.elements[0], n->output()->type(),
+                    "prim::unchecked_cast gives the Optional's element type");
+      }
+    } else if (k == "aten::__is__" || k == "aten::__isnot__") {
+      if (ins != 2 || outs != 1) fail(n, k + " needs 2 inputs and 1 output");
+      check_types(n, n->output()->type(), Type::of_bool(), k + " gives a bool");
     }
   }
 

@@ -291,6 +291,22 @@ void register_conversions(OpRegistry& r) {
         [](C, A a) { return IValue(tensor_number(tensor_arg(a[0]))); });
   r.add("aten::Bool.Any(Any a) -> bool", [](C, A a) { return IValue(truthy(a[0])); });
   r.add("aten::__not__(Any self) -> bool", [](C, A a) { return IValue(!truthy(a[0])); });
+  // `x is None` / `x is not None` of a value that may be None (an Optional): the parse
+  // route emits them only with None on one side, where identity is "both are None".
+  for (bool negate : {false, true}) {
+    r.add(std::string(negate ? "aten::__isnot__" : "aten::__is__") + "(Any self, Any obj) -> bool",
+          [negate](C, A a) {
+            if (!a[0].is_none() && !a[1].is_none()) {
+              fail("'is' is only supported with None on one side");
+            }
+            return IValue((a[0].is_none() && a[1].is_none()) != negate);
+          });
+  }
+  // An Optional value known (by an `is None` test) not to be None: the value itself.
+  r.add("prim::unchecked_cast(Any x) -> Any", [](C, A a) {
+    if (a[0].is_none()) fail("prim::unchecked_cast of None");
+    return a[0];
+  });
   r.add("aten::item(Tensor self) -> Scalar", [](C, A a) { return item_of(tensor_arg(a[0])); });
   r.add("aten::len.str(str s) -> int",
         [](C, A a) { return IValue(static_cast<int64_t>(a[0].to_string().size())); });

@@ -241,6 +241,9 @@ TEST(IrTypesTest, StrAndParseRoundTrip) {
       Type::list(Type::tensor(DType::Float32)),
       Type::list(Type::list(Type::tensor_of(DType::Bool, {2}))),
       Type::list(Type::tuple({Type::of_int(), Type::of_int()})),
+      Type::optional(Type::tensor_of(DType::Float32, {3})),
+      Type::optional(Type::of_float()),
+      Type::list(Type::optional(Type::tensor(DType::Float32))),
   };
   for (const Type& t : types) {
     auto back = Type::parse(t.str());
@@ -252,6 +255,8 @@ TEST(IrTypesTest, StrAndParseRoundTrip) {
       Type::tensor(DType::Float32, std::vector<Dim>{Dim::symbolic("B"), Dim::known(20)}).str(),
       "Tensor[B, 20]");
   EXPECT_EQ(Type::tensor(DType::Float32).str(), "Tensor");
+  EXPECT_EQ(Type::optional(Type::tensor(DType::Float32)).str(), "Tensor?");
+  EXPECT_EQ(Type::list(Type::optional(Type::of_int())).str(), "int?[]");
   EXPECT_EQ(Type::tensor().str(), "AnyTensor");
   EXPECT_EQ(Type::tensor_of(DType::Int64, {3}).str(), "Long[3]");
   EXPECT_EQ(Type::tensor_of(DType::Bool, {}).str(), "Bool[]");
@@ -262,8 +267,9 @@ TEST(IrTypesTest, StrAndParseRoundTrip) {
 }
 
 TEST(IrTypesTest, ParseRejectsMalformedText) {
-  for (const char* bad : {"", "Tensor[", "Tensor[1,", "Tensor[-1]", "tensor", "(int", "int[",
-                          "List[int", "Tensor[1]]", "int int", "Long[1][]", "Tensor[1.5]"}) {
+  for (const char* bad :
+       {"", "Tensor[", "Tensor[1,", "Tensor[-1]", "tensor", "(int", "int[", "List[int",
+        "Tensor[1]]", "int int", "Long[1][]", "Tensor[1.5]", "Tensor??", "?"}) {
     EXPECT_FALSE(Type::parse(bad).has_value()) << bad;
   }
   std::string deep(10000, '(');
@@ -279,6 +285,10 @@ TEST(IrTypesTest, CompatibilityIgnoresWhatIsUnknown) {
       t120, Type::tensor(DType::Float32, std::vector<Dim>{Dim::symbolic("B"), Dim::known(20)})));
   EXPECT_FALSE(types_compatible(t120, Type::tensor_of(DType::Float32, {2, 20})));
   EXPECT_FALSE(types_compatible(t120, Type::tensor_of(DType::Int64, {1, 20})));
+  // An Optional holds None or its element's values.
+  EXPECT_TRUE(types_compatible(Type::optional(t120), Type::none()));
+  EXPECT_TRUE(types_compatible(t120, Type::optional(Type::tensor())));
+  EXPECT_FALSE(types_compatible(Type::optional(t120), Type::of_int()));
   EXPECT_FALSE(types_compatible(t120, Type::tensor_of(DType::Float32, {20})));
   EXPECT_FALSE(types_compatible(Type::of_int(), Type::of_float()));
   EXPECT_TRUE(types_compatible(Type::list(Type::any()), Type::list(Type::of_int())));

@@ -259,3 +259,35 @@ TEST(IrVerifyTest, LongGraphsAreFine) {
 
 }  // namespace
 }  // namespace d2s::ir
+
+namespace d2s::ir {
+namespace {
+
+TEST(IrVerifyTest, OptionalRefinement) {
+  // `bias : Tensor?` refined to a Tensor by prim::unchecked_cast passes; a cast of a
+  // value that is not Optional, or to another type than its element, does not.
+  auto make = [](const Type& input, const Type& output) {
+    auto g = std::make_unique<Graph>();
+    Value* bias = g->add_input("bias", input);
+    Node* cast = g->insert("prim::unchecked_cast", {bias}, 1, testing::foo1_at(2, 5));
+    cast->output()->set_type(output);
+    g->register_output(cast->output());
+    return g;
+  };
+  EXPECT_NO_THROW(verify(*make(Type::optional(Type::tensor()), Type::tensor())));
+  expect_invalid(*make(Type::tensor(), Type::tensor()),
+                 "prim::unchecked_cast needs an Optional input, has AnyTensor", 2);
+  expect_invalid(*make(Type::optional(Type::tensor()), Type::of_int()),
+                 "prim::unchecked_cast gives the Optional's element type", 2);
+  // `x is None` gives a bool.
+  auto g = std::make_unique<Graph>();
+  Value* x = g->add_input("x", Type::optional(Type::of_float()));
+  Value* none = g->insert_constant(IValue(), testing::foo1_at(3, 5));
+  Node* is = g->insert("aten::__is__", {x, none}, 1, testing::foo1_at(3, 5));
+  is->output()->set_type(Type::of_int());
+  g->register_output(is->output());
+  expect_invalid(*g, "aten::__is__ gives a bool", 3);
+}
+
+}  // namespace
+}  // namespace d2s::ir
