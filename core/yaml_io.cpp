@@ -151,6 +151,20 @@ int64_t expect_int(const Ctx& ctx, const YAML::Node& node, const std::string& wh
   ctx.fail(node, what + " must be an integer, not " + scalar_text(node), hint);
 }
 
+// A fill's seed: any unsigned 64-bit number, since the seeds d2s derives for a fill
+// without one span that range and a derived seed written into a file must read back.
+uint64_t read_seed(const Ctx& ctx, const YAML::Node& node) {
+  if (node.IsScalar() && node.Tag() == "?" && !node.Scalar().empty() && all_digits(node.Scalar())) {
+    const std::string& text = node.Scalar();
+    uint64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc() && end == text.data() + text.size()) return value;
+  }
+  int64_t s = expect_int(ctx, node, "seed", "write a non-negative integer, e.g. seed: 3");
+  if (s < 0) ctx.fail(node, "seed must be non-negative", "e.g. seed: 3");
+  return static_cast<uint64_t>(s);
+}
+
 bool expect_bool(const Ctx& ctx, const YAML::Node& node, const std::string& what) {
   if (node.IsScalar()) {
     Scalar s = resolve_scalar(ctx, node);
@@ -267,11 +281,7 @@ Tensor fill_tensor(const Ctx& ctx, const TensorSpec& spec, const Shape& shape, D
              "drop the dtype, or give the data");
   }
   uint64_t seed = default_seed;
-  if (spec.seed.has_value()) {
-    int64_t s = expect_int(ctx, *spec.seed, "seed", "write a non-negative integer, e.g. seed: 3");
-    if (s < 0) ctx.fail(*spec.seed, "seed must be non-negative", "e.g. seed: 3");
-    seed = static_cast<uint64_t>(s);
-  }
+  if (spec.seed.has_value()) seed = read_seed(ctx, *spec.seed);
   Generator gen(seed);
   std::vector<float> values(static_cast<size_t>(shape_numel(shape)));
   for (float& v : values) v = fill == "randn" ? gen.normal() : gen.uniform();

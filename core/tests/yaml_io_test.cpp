@@ -177,6 +177,18 @@ TEST(YamlInputs, FillWithoutSeedIsDerivedFromCommandSeedSetAndKey) {
   EXPECT_EQ(a0, want);
 }
 
+TEST(YamlInputs, ADerivedSeedWrittenIntoTheFileReadsBack) {
+  // Derived seeds span all 64 unsigned bits; the parity harness writes them out.
+  const uint64_t derived = fill_seed(0, 0, "a");
+  InputFile implicit = parse("a: {shape: [4], fill: randn}\n", 0);
+  InputFile written =
+      parse("a: {shape: [4], fill: randn, seed: " + std::to_string(derived) + "}\n", 0);
+  EXPECT_EQ(floats(value(written, "a").to_tensor()), floats(value(implicit, "a").to_tensor()));
+  InputFile top = parse("a: {shape: [1], fill: randn, seed: 18446744073709551615}\n", 0);
+  Generator g(UINT64_MAX);
+  EXPECT_EQ(floats(value(top, "a").to_tensor()), std::vector<float>{g.normal()});
+}
+
 TEST(YamlInputs, FillSeedRuleIsStable) {
   // docs/files.md gives this rule; other tools reproduce it, so it must not drift.
   EXPECT_EQ(fill_seed(0, 0, "x"), fill_seed(0, 0, "x"));
