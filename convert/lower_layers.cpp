@@ -104,23 +104,30 @@ ir::Value* Lowerer::call_functional_signature(const interp::FunctionalSignature&
     }
     bound[k] = constant(*sig.params[k].default_value, range);
   }
-  bool inplace = false;
-  if (sig.inplace >= 0) {
-    // F.relu & co. lower to one op, aten::relu or aten::relu_: the flag that chooses
-    // between them must be known when the call is lowered.
-    const std::optional<IValue> v = constant_value(bound[static_cast<size_t>(sig.inplace)]);
+  if (sig.none_means_default >= 0) {
+    const size_t k = static_cast<size_t>(sig.none_means_default);
+    const std::optional<IValue> v = constant_value(bound[k]);
+    if (v && v->is_none()) bound[k] = constant(*sig.params[k].default_value, range);
+  }
+  bool flag = false;
+  if (sig.flag >= 0) {
+    // F.relu & co. lower to one op, aten::relu or aten::relu_ (F.max_pool2d to
+    // aten::max_pool2d or its _with_indices form): the flag that chooses between them
+    // must be known when the call is lowered.
+    const std::string name = sig.params[static_cast<size_t>(sig.flag)].name;
+    const std::optional<IValue> v = constant_value(bound[static_cast<size_t>(sig.flag)]);
     if (!v || !v->is_bool()) {
-      fail(fname + "(): inplace must be a constant True or False in the parse route", range,
-           "pass inplace=True or inplace=False, or a module attribute set in __init__");
+      fail(fname + "(): " + name + " must be a constant True or False in the parse route", range,
+           "pass " + name + "=True or " + name + "=False, or a module attribute set in __init__");
     }
-    inplace = v->to_bool();
+    flag = v->to_bool();
   }
   std::vector<ir::Value*> op_args;
   for (size_t i = 0; i < sig.op_args.size(); ++i) {
     const int p = sig.op_args[i];
     op_args.push_back(p >= 0 ? bound[static_cast<size_t>(p)] : constant(sig.constants[i], range));
   }
-  return emit_op(inplace ? sig.inplace_op : sig.op, op_args, range);
+  return emit_op(flag ? sig.flag_op : sig.op, op_args, range);
 }
 
 }  // namespace d2s::convert

@@ -276,13 +276,17 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
   if (const FunctionalSignature* sig = functional_signature(q)) {
     ValueList a = bind_args(q.substr(q.rfind('.') + 1), sig->params, std::move(args),
                             std::move(kwargs), range);
-    const bool inplace = sig->inplace >= 0 && truthy(a[static_cast<size_t>(sig->inplace)], range);
+    if (sig->none_means_default >= 0) {
+      IValue& v = a[static_cast<size_t>(sig->none_means_default)];
+      if (v.is_none()) v = *sig->params[static_cast<size_t>(sig->none_means_default)].default_value;
+    }
+    const bool flag = sig->flag >= 0 && truthy(a[static_cast<size_t>(sig->flag)], range);
     ValueList op_args;
     for (size_t i = 0; i < sig->op_args.size(); ++i) {
       const int p = sig->op_args[i];
       op_args.push_back(p >= 0 ? a[static_cast<size_t>(p)] : sig->constants[i]);
     }
-    return call_op(inplace ? sig->inplace_op : sig->op, std::move(op_args), {}, range);
+    return call_op(flag ? sig->flag_op : sig->op, std::move(op_args), {}, range);
   }
   if (std::optional<std::string> op = op_for_function(q)) {
     if (*op == "aten::einsum" && args.size() >= 2 && args[1].is_tensor()) {
