@@ -5,12 +5,15 @@
 // math module's functions, and the builtins abs/round/min/max. These overloads
 // are registered before the Tensor ones of the same names (see
 // OpRegistry::builtin), so `2 + 3` is an int while `x + 3` is a tensor op.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 
 #include "core/kernels.h"
+#include "core/py_round.h"
 
 namespace d2s::kernels {
 
@@ -379,6 +382,12 @@ void register_math(OpRegistry& r) {
     r.add(std::string("aten::") + name + ".float(float a) -> int",
           [fn](C, A a) { return IValue(float_to_int(fn(a[0].to_double()))); });
   }
+  // round(x, ndigits) stays a float. TorchScript has no such overload; d2s's parse route
+  // lowers the builtin to it so the call runs in a graph as in Python.
+  r.add("aten::round.int_ndigits(int a, int ndigits) -> int",
+        [](C, A a) { return IValue(python_round(a[0].to_int(), a[1].to_int())); });
+  r.add("aten::round.float_ndigits(float a, int ndigits) -> float",
+        [](C, A a) { return IValue(python_round(a[0].to_double(), a[1].to_int())); });
   for (const char* name : {"isnan", "isinf", "isfinite"}) {
     const std::string n = name;
     auto test = [n](double x) {
@@ -431,3 +440,33 @@ void register_scalar(OpRegistry& r) {
 }
 
 }  // namespace d2s::kernels
+
+namespace d2s {
+
+double python_round(double x, int64_t ndigits) {
+  if (!std::isfinite(x)) return x;
+  if (ndigits >= 0) {
+    // printf rounds the exact binary value correctly, as Python's round does.
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(std::min<int64_t>(ndigits, 300)), x);
+    return std::strtod(buf, nullptr);
+  }
+  const double scale = std::pow(10.0, static_cast<double>(-ndigits));
+  return std::nearbyint(x / scale) * scale;
+}
+
+int64_t python_round(int64_t n, int64_t ndigits) {
+  if (ndigits >= 0) return n;
+  if (ndigits < -18) return 0;  // 10^19 is past int64: every int64 rounds to 0
+  int64_t scale = 1;
+  for (int64_t i = 0; i < -ndigits; ++i) scale *= 10;
+  int64_t q = n / scale, rem = n % scale;  // floor division, as Python's
+  if (rem < 0) {
+    rem += scale;
+    --q;
+  }
+  if (rem > scale - rem || (rem == scale - rem && q % 2 != 0)) ++q;
+  return q * scale;
+}
+
+}  // namespace d2s

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <ostream>
 
+#include "core/py_round.h"
 #include "trace/interp.h"
 #include "trace/py_dict.h"
 #include "trace/py_iterators.h"
@@ -405,7 +406,10 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
     std::optional<IValue> n = to_number(a[0], PyConversion::Scalar, arg_range(0));
     if (!n)
       fail("TypeError: type " + py_type_name(a[0]) + " doesn't define __round__ method", range);
-    if (!n->is_double()) return IValue(n->to_int());
+    if (!n->is_double()) {
+      if (a[1].is_none()) return IValue(n->to_int());
+      return IValue(python_round(n->to_int(), to_index(a[1], PyConversion::Scalar, range, "")));
+    }
     // Python rounds half to even (the default floating-point rounding mode).
     if (a[1].is_none()) {
       double r = std::nearbyint(n->to_double());
@@ -413,17 +417,7 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
       return IValue(static_cast<int64_t>(r));
     }
     const int64_t digits = to_index(a[1], PyConversion::Scalar, range, "");
-    const double x = n->to_double();
-    if (!std::isfinite(x)) return IValue(x);
-    if (digits >= 0) {
-      // printf rounds the exact binary value correctly, as Python's round does
-      // (round(2.675, 2) is 2.67: 2.675 is stored a little below).
-      char buf[512];
-      std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(std::min<int64_t>(digits, 300)), x);
-      return IValue(std::strtod(buf, nullptr));
-    }
-    const double scale = std::pow(10.0, static_cast<double>(-digits));
-    return IValue(std::nearbyint(x / scale) * scale);
+    return IValue(python_round(n->to_double(), digits));
   }
   if (q == "super") {
     const Frame& f = *frames_.back();
