@@ -210,7 +210,10 @@ class Runner {
           const IValue& m = slots_[ins.in[0]];
           msg = m.is_string() ? m.to_string() : m.is_none() ? "" : m.str();
         }
-        throw Error(msg.empty() ? ins.text : ins.text + ": " + msg, ins.range, {}, 1);
+        // A failed assert is a check that failed (exit 1, as guards); any other raised
+        // exception ends the run as the eager interpreter ends it (exit 2).
+        throw Error(msg.empty() ? ins.text : ins.text + ": " + msg, ins.range, {},
+                    ins.text == "AssertionError" ? 1 : 2);
       }
       case Op::TupleConstruct:
       case Op::ListConstruct: {

@@ -227,6 +227,22 @@ TEST(ExecutorTest, AssertFailsAtItsLine) {
   EXPECT_NE(e.format().find("assert x.sum() > 0"), std::string::npos) << e.format();
 }
 
+// A raised exception other than a failed assert ends the run with exit 2, as the eager
+// interpreter ends it; the message is Python's `Kind: message`.
+TEST(ExecutorTest, RaisedExceptionsOtherThanAssertExitWith2) {
+  for (const char* kind : {"TypeError", "ValueError", "Exception"}) {
+    Graph g;
+    Value* x = g.add_input("x", Type::tensor());
+    Value* msg = g.insert_constant(IValue("bad input"), at(3, 10));
+    g.insert(kind::RaiseException, {msg}, 0, at(3, 5))->set_attr("kind", IValue(kind));
+    g.register_output(x);
+    Executor exec(g);
+    Error e = run_error(exec, {tensor({1}, {1})});
+    EXPECT_EQ(e.message(), std::string(kind) + ": bad input");
+    EXPECT_EQ(e.exit_code(), 2) << kind;
+  }
+}
+
 TEST(ExecutorTest, PrintsValuesJoinedBySpaces) {
   Graph g;
   Value* x = g.add_input("x", Type::tensor());
