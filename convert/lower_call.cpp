@@ -326,6 +326,7 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
          range, "create parameters and modules in __init__");
   }
   if (q == "torch.nonzero") return call_nonzero(args, range);
+  if (q == "torch.finfo" || q == "torch.iinfo") return call_type_info(q, args, range);
   if (const interp::FunctionalSignature* sig = interp::functional_signature(q)) {
     return Sugared::of(call_functional_signature(*sig, args, range));
   }

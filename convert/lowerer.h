@@ -234,6 +234,7 @@ class Lowerer {
   Sugared call_functional_embedding(CallArgs& args, const SourceRange& range);
   // torch.nonzero / x.nonzero with as_tuple= (lower_tensorops.cpp); `args` include self.
   Sugared call_nonzero(CallArgs& args, const SourceRange& range);
+  Sugared call_type_info(const std::string& q, CallArgs& args, const SourceRange& range);
   // F.interpolate / F.upsample (lower_layers.cpp): the op trace/interpolate.h chooses.
   Sugared call_functional_interpolate(const std::string& fname, CallArgs& args,
                                       const SourceRange& range);

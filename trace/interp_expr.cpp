@@ -7,6 +7,7 @@
 #include "trace/interp.h"
 #include "trace/native_value.h"
 #include "trace/py_dict.h"
+#include "trace/py_typeinfo.h"
 
 namespace d2s::interp {
 
@@ -310,6 +311,13 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
       for (const std::string& f : *t->fields) names.push_back(IValue(f));
       return IValue::tuple(std::move(names));
     }
+  }
+  if (auto* t = as_obj<TypeInfoValue>(o)) {
+    for (const TypeInfoField& f : t->info.fields) {
+      if (f.name == attr) return f.value;
+    }
+    fail("AttributeError: 'torch." + t->info.kind + "' object has no attribute '" + attr + "'",
+         range);
   }
   if (has_builtin_method(o, attr)) return obj(std::make_shared<BuiltinMethodValue>(o, attr));
   if (auto* d = as_obj<DTypeValue>(o)) {

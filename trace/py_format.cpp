@@ -9,6 +9,7 @@
 #include "trace/interp.h"
 #include "trace/native_value.h"
 #include "trace/py_dict.h"
+#include "trace/py_typeinfo.h"
 
 namespace d2s::interp {
 
@@ -340,6 +341,7 @@ std::string Interpreter::text_of_value(const IValue& v, bool repr,
   }
   if (auto* s = as_obj<SymbolicValue>(v)) return py_str(s->concrete());
   if (auto* d = as_obj<DTypeValue>(v)) return dtype_torch_name(d->dtype);
+  if (auto* t = as_obj<TypeInfoValue>(v)) return type_info_repr(t->info);
   if (auto* r = as_obj<RangeValue>(v)) {
     return "range(" + std::to_string(r->start) + ", " + std::to_string(r->stop) +
            (r->step != 1 ? ", " + std::to_string(r->step) : "") + ")";

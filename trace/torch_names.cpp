@@ -11,6 +11,7 @@
 #include "trace/nn_layers.h"
 #include "trace/nn_recurrent.h"
 #include "trace/py_ndarray.h"
+#include "trace/py_typeinfo.h"
 
 namespace d2s::interp {
 
@@ -29,7 +30,7 @@ const char* const kOwnFunctions[] = {"torch.range",       "torch.manual_seed", "
                                      "torch.is_tensor",   "torch.jit.script",  "torch.compile",
                                      "torch.nn.Module",   "torch.Tensor",      "torch.jit.annotate",
                                      "torch.onnx.export", "torch.from_numpy",  "torch.as_tensor",
-                                     "torch.asarray"};
+                                     "torch.asarray",     "torch.finfo",       "torch.iinfo"};
 
 // The legacy typed constructors and their dtypes (torch.FloatTensor(3, 4),
 // torch.LongTensor([1, 2])); torch.Tensor is FloatTensor.
@@ -273,6 +274,25 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     }
   }
   if (q == "torch.nonzero") return call_nonzero(std::move(args), std::move(kwargs), range);
+  if (q == "torch.finfo" || q == "torch.iinfo") {
+    const bool floating = q == "torch.finfo";
+    const std::string fname = q.substr(6);
+    // torch.finfo() is the default dtype's (float32); iinfo needs a dtype.
+    ValueList a =
+        bind_args(fname, {{"type", floating ? std::optional<IValue>(IValue()) : std::nullopt}},
+                  std::move(args), std::move(kwargs), range);
+    DType d = DType::Float32;
+    if (auto* dt = as_obj<DTypeValue>(a[0])) {
+      d = dt->dtype;
+    } else if (!a[0].is_none()) {
+      fail("TypeError: " + fname + "(): argument 'type' (position 1) must be torch.dtype, not " +
+               py_type_name(a[0]),
+           range);
+    }
+    TypeInfo info = type_info(floating, d);
+    if (!info.error.empty()) fail(info.error, range, kTypeInfoHint);
+    return obj(std::make_shared<TypeInfoValue>(std::move(info)));
+  }
   if (const FunctionalSignature* sig = functional_signature(q)) {
     ValueList a = bind_args(q.substr(q.rfind('.') + 1), sig->params, std::move(args),
                             std::move(kwargs), range);
