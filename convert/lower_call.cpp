@@ -357,6 +357,25 @@ Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs&
                              const SourceRange& range) {
   const Type& t = self->type();
   if (t.kind == TypeKind::List) return call_list_method(self, name, args, range);
+  if (t.kind == TypeKind::Str) {
+    // str methods are ops, as in TorchScript graphs (core/kernels_str.cpp); a label
+    // known at conversion time folds to a constant. Python's keyword names become the
+    // schemas' (split's sep/maxsplit are separator/max, replace's count is max).
+    static const char* const kStrOps[] = {"join",       "upper",    "lower",   "strip", "format",
+                                          "startswith", "endswith", "replace", "split"};
+    if (std::find(std::begin(kStrOps), std::end(kStrOps), name) != std::end(kStrOps)) {
+      std::vector<CallArg> positional;
+      positional.push_back(CallArg{Sugared::of(self), range, nullptr});
+      for (const CallArg& a : args.positional) positional.push_back(a);
+      for (auto& [key, arg] : args.keywords) {
+        if (name == "split" && key == "sep") key = "separator";
+        if ((name == "split" && key == "maxsplit") || (name == "replace" && key == "count")) {
+          key = "max";
+        }
+      }
+      return Sugared::of(emit_op("aten::" + name, positional, args.keywords, range));
+    }
+  }
   if (!t.is_tensor() && t.kind != TypeKind::Any) {
     fail("'" + t.str() + "' object has no method '" + name + "' in the parse route", range,
          t.kind == TypeKind::List ? "lists cannot be changed in the parse route; build a new one"

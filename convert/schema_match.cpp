@@ -73,6 +73,9 @@ bool type_accepts(const std::string& schema_type, const Type& t) {
     return all_items(t, [](const Type& e) { return e.kind == TypeKind::Int; });
   }
   if (schema_type == "float[]") return all_items(t, is_number);
+  if (schema_type == "str[]") {
+    return all_items(t, [](const Type& e) { return e.kind == TypeKind::Str; });
+  }
   if (schema_type == "Tensor[]") return all_items(t, [](const Type& e) { return e.is_tensor(); });
   if (schema_type == "Tensor?[]") {
     return all_items(t, [](const Type& e) { return e.is_tensor() || e.kind == TypeKind::None; });
@@ -202,6 +205,7 @@ Type type_of_schema_type(const std::string& st) {
   if (st == "int[]") return Type::list(Type::of_int());
   if (st == "float[]") return Type::list(Type::of_float());
   if (st == "bool[]") return Type::list(Type::of_bool());
+  if (st == "str[]") return Type::list(Type::of_str());
   if (st == "Tensor[]") return Type::list(Type::tensor());
   if (st == "Tensor?[]") return Type::list(Type::any());
   if (st == "Any[]") return Type::list(Type::any());

@@ -24,6 +24,7 @@ ArgType base_type(const std::string& t) {
   if (t == "ScalarType") return ArgType::ScalarType;
   if (t == "int[]") return ArgType::IntList;
   if (t == "float[]") return ArgType::FloatList;
+  if (t == "str[]") return ArgType::StrList;
   if (t == "Tensor[]") return ArgType::TensorList;
   if (t == "Tensor?[]") return ArgType::OptionalTensorList;
   if (t == "Any[]") return ArgType::AnyList;
@@ -81,6 +82,13 @@ bool fit(const ArgSpec& spec, IValue& v) {
       v = IValue::list(std::move(items));
       return true;
     }
+    case ArgType::StrList:
+      if (!v.is_list() && !v.is_tuple()) return false;
+      for (const IValue& item : v.items()) {
+        if (!item.is_string()) return false;
+      }
+      if (v.is_tuple()) v = IValue::list(v.items());
+      return true;
     case ArgType::TensorList:
       if (!v.is_list() && !v.is_tuple()) return false;
       for (const IValue& item : v.items()) {

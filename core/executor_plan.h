@@ -46,6 +46,7 @@ enum class ArgType : uint8_t {
   ScalarType,
   IntList,
   FloatList,
+  StrList,
   TensorList,
   OptionalTensorList,  // Tensor?[]: items may be None
   AnyList,

@@ -41,6 +41,7 @@ void register_tensorops(OpRegistry& r);     // kernels_tensorops.cpp: baddbmm, f
 void register_einsum(OpRegistry& r);        // kernels_einsum.cpp
 void register_diagonal(OpRegistry& r);      // kernels_diagonal.cpp: diagonal, diag_embed
 void register_list(OpRegistry& r);          // kernels_list.cpp: append, pop, _set_item, ...
+void register_str(OpRegistry& r);           // kernels_str.cpp: join, split, upper, ...
 
 // Transposed convolution (kernels_conv_transpose.cpp), upsample_* and
 // pixel_shuffle/unshuffle (kernels_resize.cpp), aten::pad (kernels_pad.cpp).

@@ -111,6 +111,14 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     *out = IValue::list(std::move(items));
     return true;
   }
+  if (type == "str[]") {
+    if (!v.is_list() && !v.is_tuple()) return false;
+    for (const IValue& item : v.items()) {
+      if (!item.is_string()) return false;
+    }
+    *out = IValue::list(v.items());
+    return true;
+  }
   if (type == "Tensor[]") {
     if (!v.is_list() && !v.is_tuple()) return false;
     for (const IValue& item : v.items()) {
@@ -269,7 +277,8 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_einsum(r);
     kernels::register_diagonal(r);
     kernels::register_inplace(r);  // after the out-of-place ops it writes back
-    kernels::register_list(r);     // last: Tensor and number overloads of add/add_ come first
+    kernels::register_str(r);
+    kernels::register_list(r);  // last: Tensor and number overloads of add/add_ come first
     register_derivatives(r);
     return r;
   }();

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/autograd.h"
+#include "core/py_str.h"
 #include "trace/interp.h"
 #include "trace/native_value.h"
 #include "trace/py_iterators.h"
@@ -18,13 +19,6 @@ namespace {
 
 void no_keywords(const std::string& fname, const Kwargs& kwargs, const SourceRange& range) {
   if (!kwargs.empty()) throw Error("TypeError: " + fname + "() takes no keyword arguments", range);
-}
-
-std::string strip(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\n\r\f\v");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\n\r\f\v");
-  return s.substr(b, e - b + 1);
 }
 
 }  // namespace
@@ -313,61 +307,48 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
       }
       return IValue(out);
     }
-    if (name == "upper" || name == "lower" || name == "strip") {
+    if (name == "upper" || name == "lower") {
       bind_args(fname, {}, std::move(args), std::move(kwargs), range);
-      if (name == "strip") return IValue(strip(s));
-      std::string out = s;
-      for (char& c : out)
-        c = static_cast<char>(name == "upper" ? std::toupper(static_cast<unsigned char>(c))
-                                              : std::tolower(static_cast<unsigned char>(c)));
-      return IValue(out);
+      return IValue(name == "upper" ? py_upper(s) : py_lower(s));
+    }
+    auto optional_str = [&](const IValue& v, const char* what) -> std::optional<std::string> {
+      if (v.is_none()) return std::nullopt;
+      if (!v.is_string()) {
+        fail("TypeError: " + std::string(what) + " must be str or None, not " + py_type_name(v),
+             range);
+      }
+      return v.to_string();
+    };
+    if (name == "strip") {
+      ValueList a =
+          bind_args(fname, {{"chars", IValue()}}, std::move(args), std::move(kwargs), range);
+      return IValue(py_strip(s, optional_str(a[0], "strip arg")));
     }
     if (name == "startswith" || name == "endswith") {
       ValueList a =
           bind_args(fname, {{"prefix", std::nullopt}}, std::move(args), std::move(kwargs), range);
       if (!a[0].is_string()) fail("TypeError: " + name + " first arg must be str", range);
-      const std::string& p = a[0].to_string();
-      bool ok = p.size() <= s.size() &&
-                (name == "startswith" ? s.compare(0, p.size(), p) == 0
-                                      : s.compare(s.size() - p.size(), p.size(), p) == 0);
-      return IValue(ok);
+      return IValue(name == "startswith" ? py_startswith(s, a[0].to_string())
+                                         : py_endswith(s, a[0].to_string()));
     }
     if (name == "replace") {
-      ValueList a = bind_args(fname, {{"old", std::nullopt}, {"new", std::nullopt}},
-                              std::move(args), std::move(kwargs), range);
+      ValueList a = bind_args(
+          fname, {{"old", std::nullopt}, {"new", std::nullopt}, {"count", IValue(int64_t{-1})}},
+          std::move(args), std::move(kwargs), range);
       if (!a[0].is_string() || !a[1].is_string())
         fail("TypeError: replace() arguments must be str", range);
-      const std::string &from = a[0].to_string(), &to = a[1].to_string();
-      std::string out;
-      if (from.empty()) return self;
-      size_t pos = 0;
-      for (size_t hit; (hit = s.find(from, pos)) != std::string::npos; pos = hit + from.size())
-        out += s.substr(pos, hit - pos) + to;
-      return IValue(out + s.substr(pos));
+      if (!a[2].is_int()) fail("TypeError: replace() count must be an int", range);
+      return IValue(py_replace(s, a[0].to_string(), a[1].to_string(), a[2].to_int()));
     }
     if (name == "split") {
-      ValueList a =
-          bind_args(fname, {{"sep", IValue()}}, std::move(args), std::move(kwargs), range);
+      ValueList a = bind_args(fname, {{"sep", IValue()}, {"maxsplit", IValue(int64_t{-1})}},
+                              std::move(args), std::move(kwargs), range);
+      std::optional<std::string> sep = optional_str(a[0], "sep");
+      if (sep && sep->empty()) fail("ValueError: empty separator", range);
+      if (!a[1].is_int()) fail("TypeError: split() maxsplit must be an int", range);
       ValueList out;
-      if (a[0].is_none()) {
-        size_t i = 0;
-        while (true) {
-          i = s.find_first_not_of(" \t\n\r\f\v", i);
-          if (i == std::string::npos) break;
-          size_t e = s.find_first_of(" \t\n\r\f\v", i);
-          out.push_back(IValue(s.substr(i, e == std::string::npos ? std::string::npos : e - i)));
-          if (e == std::string::npos) break;
-          i = e;
-        }
-      } else {
-        if (!a[0].is_string() || a[0].to_string().empty())
-          fail("ValueError: empty separator", range);
-        const std::string& sep = a[0].to_string();
-        size_t pos = 0;
-        for (size_t hit; (hit = s.find(sep, pos)) != std::string::npos; pos = hit + sep.size())
-          out.push_back(IValue(s.substr(pos, hit - pos)));
-        out.push_back(IValue(s.substr(pos)));
-      }
+      for (std::string& piece : py_split(s, sep, a[1].to_int()))
+        out.push_back(IValue(std::move(piece)));
       return IValue::list(std::move(out));
     }
   }

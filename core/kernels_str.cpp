@@ -1,0 +1,56 @@
+// str methods as TorchScript's graphs hold them (aten::join, aten::upper, aten::lower,
+// aten::strip, aten::startswith, aten::endswith, aten::replace, aten::split.str), so a
+// label built in forward runs in the parse route; the algorithms are core/py_str.cpp's,
+// which the eager interpreter's methods use too.
+#include "core/kernels.h"
+#include "core/py_str.h"
+
+namespace d2s::kernels {
+
+namespace {
+
+using A = const ValueList&;
+using C = OpContext&;
+
+IValue str_list(const std::vector<std::string>& items) {
+  ValueList out;
+  out.reserve(items.size());
+  for (const std::string& s : items) out.push_back(IValue(s));
+  return IValue::list(std::move(out));
+}
+
+}  // namespace
+
+void register_str(OpRegistry& r) {
+  r.add("aten::join(str self, str[] values) -> str", [](C, A a) {
+    std::string out;
+    const ValueList& parts = a[1].items();
+    for (size_t i = 0; i < parts.size(); ++i)
+      out += (i ? a[0].to_string() : "") + parts[i].to_string();
+    return IValue(out);
+  });
+  r.add("aten::upper(str self) -> str", [](C, A a) { return IValue(py_upper(a[0].to_string())); });
+  r.add("aten::lower(str self) -> str", [](C, A a) { return IValue(py_lower(a[0].to_string())); });
+  r.add("aten::strip(str self, str? chars=None) -> str", [](C, A a) {
+    std::optional<std::string> chars;
+    if (!a[1].is_none()) chars = a[1].to_string();
+    return IValue(py_strip(a[0].to_string(), chars));
+  });
+  r.add("aten::startswith(str self, str substr) -> bool",
+        [](C, A a) { return IValue(py_startswith(a[0].to_string(), a[1].to_string())); });
+  r.add("aten::endswith(str self, str substr) -> bool",
+        [](C, A a) { return IValue(py_endswith(a[0].to_string(), a[1].to_string())); });
+  r.add("aten::replace(str self, str old, str new, int max=-1) -> str", [](C, A a) {
+    return IValue(py_replace(a[0].to_string(), a[1].to_string(), a[2].to_string(), a[3].to_int()));
+  });
+  r.add("aten::split.str(str self, str? separator=None, int max=-1) -> str[]", [](C, A a) {
+    std::optional<std::string> sep;
+    if (!a[1].is_none()) {
+      if (a[1].to_string().empty()) fail("ValueError: empty separator");
+      sep = a[1].to_string();
+    }
+    return str_list(py_split(a[0].to_string(), sep, a[2].to_int()));
+  });
+}
+
+}  // namespace d2s::kernels
