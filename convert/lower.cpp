@@ -3,6 +3,7 @@
 #include "convert/lower.h"
 
 #include <algorithm>
+#include <sstream>
 #include <unordered_set>
 
 #include "convert/lowerer.h"
@@ -74,6 +75,33 @@ std::string Lowerer::text_of(const SourceRange& range) const {
 namespace {
 
 // ------------------------------------------------------------------ globals
+
+// The field names of `namedtuple("P", ["a", "b"])` (or "a b", "a, b", a tuple), when
+// written as literals; null otherwise (the parse route then refuses to create one).
+std::shared_ptr<const std::vector<std::string>> namedtuple_fields(const ast::Call& call) {
+  const ast::Expr* spec = call.args.size() >= 2 ? call.args[1].get() : nullptr;
+  for (const ast::Keyword& k : call.keywords) {
+    if (k.name == "field_names") spec = k.value.get();
+  }
+  if (!spec) return nullptr;
+  auto fields = std::make_shared<std::vector<std::string>>();
+  if (spec->kind == ast::ExprKind::Str) {
+    std::string text = spec->as<ast::StrLit>().value;
+    for (char& c : text) c = c == ',' ? ' ' : c;
+    std::istringstream words(text);
+    for (std::string w; words >> w;) fields->push_back(w);
+    return fields;
+  }
+  const std::vector<ast::ExprPtr>* elts = nullptr;
+  if (spec->kind == ast::ExprKind::List) elts = &spec->as<ast::ListExpr>().elts;
+  if (spec->kind == ast::ExprKind::Tuple) elts = &spec->as<ast::TupleExpr>().elts;
+  if (!elts) return nullptr;
+  for (const ast::ExprPtr& e : *elts) {
+    if (e->kind != ast::ExprKind::Str) return nullptr;
+    fields->push_back(e->as<ast::StrLit>().value);
+  }
+  return fields;
+}
 
 // A literal (or a tuple of literals) at the top level, usable as a global constant.
 std::optional<IValue> literal_value(const ast::Expr& e) {
@@ -240,6 +268,7 @@ void collect_globals(const ast::Module& module, Globals* g) {
           if (namedtuple_class) {
             g->names[name] =
                 Sugared::of_kind(Sugared::Kind::Builtin, "collections.namedtuple:" + name);
+            g->names[name].fields = namedtuple_fields(a.value->as<ast::Call>());
             g->constants.erase(name);
             continue;
           }

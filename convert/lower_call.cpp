@@ -69,6 +69,9 @@ Sugared Lowerer::emit_call(const ast::Call& call) {
 Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const SourceRange& range) {
   switch (callee.kind) {
     case Sugared::Kind::Builtin:
+      if (callee.fields && callee.name.rfind("collections.namedtuple:", 0) == 0) {
+        return make_namedtuple(callee, args, range);
+      }
       return call_builtin(callee.name, args, range);
     case Sugared::Kind::Function:
       return call_user_function(*callee.fn, callee.name, std::nullopt, args, range, callee.closure);

@@ -61,14 +61,51 @@ Sugared Lowerer::stdlib_attribute(const std::string& module, const std::string& 
   return Sugared::of(constant(*v, range));
 }
 
+Sugared Lowerer::make_namedtuple(const Sugared& cls, CallArgs& args, const SourceRange& range) {
+  const std::string name = cls.name.substr(23);
+  const std::vector<std::string>& fields = *cls.fields;
+  if (args.positional.size() > fields.size()) {
+    fail("TypeError: " + name + "() takes " + std::to_string(fields.size() + 1) +
+             " positional arguments but " + std::to_string(args.positional.size() + 1) +
+             " were given",
+         range);
+  }
+  std::vector<std::optional<Sugared>> items(fields.size());
+  for (size_t i = 0; i < args.positional.size(); ++i) items[i] = args.positional[i].value;
+  for (const auto& [key, arg] : args.keywords) {
+    auto it = std::find(fields.begin(), fields.end(), key);
+    if (it == fields.end()) {
+      fail("TypeError: " + name + "() got an unexpected keyword argument '" + key + "'", arg.range);
+    }
+    std::optional<Sugared>& slot = items[static_cast<size_t>(it - fields.begin())];
+    if (slot) {
+      fail("TypeError: " + name + "() got multiple values for argument '" + key + "'", arg.range);
+    }
+    slot = arg.value;
+  }
+  std::vector<Sugared> values;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (!items[i]) {
+      fail("TypeError: " + name + "() missing 1 required positional argument: '" + fields[i] + "'",
+           range);
+    }
+    values.push_back(*items[i]);
+  }
+  Sugared out = Sugared::of_kind(Sugared::Kind::Items, name);
+  out.items = std::make_shared<const std::vector<Sugared>>(std::move(values));
+  out.fields = cls.fields;
+  return out;
+}
+
 std::optional<Sugared> Lowerer::call_stdlib(const std::string& q, CallArgs& args,
                                             const SourceRange& range) {
   if (q.rfind("collections.namedtuple:", 0) == 0) {
     fail("creating a namedtuple ('" + q.substr(23) +
              "') in converted code is not supported by the parse route",
          range,
-         std::string("the parse route reads the fields of a namedtuple that __init__ keeps in a "
-                     "module attribute; ") +
+         std::string("the parse route creates namedtuples whose field names are written as "
+                     "literals (namedtuple(\"P\", [\"a\", \"b\"])) and reads the fields of "
+                     "one that __init__ keeps in a module attribute; ") +
              kEagerRuns);
   }
   const std::string module = q.substr(0, q.find('.'));

@@ -354,6 +354,9 @@ class Lowerer {
   Sugared stdlib_attribute(const std::string& module, const std::string& attr,
                            const SourceRange& range);
   // Calls of those names; null for another name.
+  // `P(a, b=...)` of a namedtuple class whose fields the program writes as literals: the
+  // fields known item by item (Sugared::Kind::Items), as a namedtuple that __init__ keeps.
+  Sugared make_namedtuple(const Sugared& cls, CallArgs& args, const SourceRange& range);
   std::optional<Sugared> call_stdlib(const std::string& q, CallArgs& args,
                                      const SourceRange& range);
   // A functools.partial called: its callee, the stored arguments first.

@@ -1,10 +1,12 @@
-# The parse route cannot make a namedtuple in converted code (it reads those __init__
-# keeps): refused naming the class and the line, with the modes that run it.
+# The parse route cannot make a namedtuple whose field names are not written as literals
+# in the namedtuple(...) call (it creates those, and reads those __init__ keeps):
+# refused naming the class and the line, with the modes that run it.
 from collections import namedtuple
 
 import torch
 
-Pair = namedtuple("Pair", "first second")
+FIELDS = ["first"] + ["second"]
+Pair = namedtuple("Pair", FIELDS)
 
 
 def namedtuple_parse(x):
