@@ -207,11 +207,9 @@ ir::Value* Lowerer::emit_binop(ast::BinOpKind op, ir::Value* lhs, ir::Value* rhs
     return list_concat(lhs, rhs, range);
   }
   if (op == ast::BinOpKind::Mod && lhs->type().kind == TypeKind::Str) {
-    // printf-style `"..." % args`: the graph has no string formatting op (TorchScript's
-    // aten::percentFormat); labels made in __init__ are constants here already.
-    fail("'%' formatting of a str in converted code is not supported by the parse route", range,
-         "write an f-string, which the parse route lowers (f\"layer{i}\"), or format the label "
-         "in __init__; eager and trace modes run it (d2s run --mode eager, or --mode trace)");
+    // printf-style `"..." % args`: TorchScript's aten::percentFormat (core/kernels_str.cpp),
+    // given the tuple or the one value; a label known now folds to a constant.
+    return emit_op("aten::percentFormat", {lhs, rhs}, range);
   }
   auto name = op_for_operator(dunder(op));
   if (!name) {

@@ -3,6 +3,7 @@
 // label built in forward runs in the parse route; the algorithms are core/py_str.cpp's,
 // which the eager interpreter's methods use too.
 #include "core/kernels.h"
+#include "core/percent_format.h"
 #include "core/py_str.h"
 
 namespace d2s::kernels {
@@ -11,6 +12,28 @@ namespace {
 
 using A = const ValueList&;
 using C = OpContext&;
+
+// The graph's values: numbers, strings, tensors, lists, tuples, None (no dicts: a
+// %(key)s format has no mapping here).
+class GraphValueHost : public PercentFormatHost {
+ public:
+  std::string str(const IValue& v) override { return v.str(); }
+  std::string repr(const IValue& v) override { return v.repr(); }
+  std::string format(const IValue& v, const std::string& spec) override {
+    return python_format("{:" + spec + "}", {v});
+  }
+  std::optional<IValue> number(const IValue& v) override {
+    if (v.is_number()) return v;
+    return std::nullopt;
+  }
+  std::string type_name(const IValue& v) override { return v.type_name(); }
+  IValue lookup(const IValue&, const std::string&) override {
+    kernels::fail("TypeError: format requires a mapping");
+  }
+  [[noreturn]] void fail(const std::string& message, const std::string& hint) override {
+    throw Error(message, SourceRange(), hint);
+  }
+};
 
 IValue str_list(const std::vector<std::string>& items) {
   ValueList out;
@@ -22,6 +45,11 @@ IValue str_list(const std::vector<std::string>& items) {
 }  // namespace
 
 void register_str(OpRegistry& r) {
+  // `fmt % args`, args a tuple of the values or one value, as TorchScript's graphs hold it.
+  r.add("aten::percentFormat(str self, Any args) -> str", [](C, A a) {
+    GraphValueHost host;
+    return IValue(percent_format(host, a[0].to_string(), a[1], false));
+  });
   r.add("aten::join(str self, str[] values) -> str", [](C, A a) {
     std::string out;
     const ValueList& parts = a[1].items();

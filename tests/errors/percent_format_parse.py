@@ -2,5 +2,5 @@ import torch
 
 
 def f(x):
-    print("rows: %d" % x.shape[0])
+    print("rows: %d, cols: %d" % (x.shape[0],))
     return x * 2

@@ -2,7 +2,7 @@
 # lowers them (TorchScript's aten::join, aten::split.str, ...): join of module names,
 # upper/lower, strip with and without chars, startswith/endswith, replace with a count,
 # split on whitespace, on a separator and with maxsplit; on a label known only at run
-# time too.
+# time too; printf-style % of run-time values (aten::percentFormat).
 import torch
 import torch.nn as nn
 
@@ -26,6 +26,7 @@ class Labels(nn.Module):
         run = f" {int((x > 0).sum().item())}_b_c "  # known only at run time
         print(run.strip().split("_"), run.replace("_", "", 1), run.startswith(" 3"), run.split(maxsplit=1))
         print("ab".replace("", "-"), "ab".replace("", "-", 2), "  a  b c ".split(None, 1), "a b".split(" ", 0))
+        print("n=%d, sum %7.3f, %s|%-6s|%r" % (int((x > 0).sum().item()), x.sum().item(), t, "ab", run))
         print(", ".join([f"<{n}>" for n in self.names]).upper())
         y = self.body(x)
         if arch.startswith("Linear") and len(parts) == 2:
