@@ -260,7 +260,8 @@ std::string builtin_or_math(const ir::Node& n, const RefFn& ref) {
   for (const auto& [kind, py] : kBuiltins) {
     if (n.kind() == kind) return std::string(py) + "(" + join(args) + ")";
   }
-  const bool scalar = n.overload() == "float" || n.overload() == "int" || n.overload() == "base";
+  const bool scalar = n.overload() == "float" || n.overload() == "int" || n.overload() == "base" ||
+                      n.overload() == "float_ndigits" || n.overload() == "int_ndigits";
   if ((name == "abs" || name == "round") && scalar) return name + "(" + join(args) + ")";
   if (scalar || name == "fabs" || name == "float_power" || name == "atan2") {
     static const std::pair<std::string_view, const char*> kMath[] = {
@@ -269,6 +270,22 @@ std::string builtin_or_math(const ir::Node& n, const RefFn& ref) {
       if (name == op) return std::string("math.") + py + "(" + join(args) + ")";
     }
     if (op_for_function("math." + name) == n.kind()) return "math." + name + "(" + join(args) + ")";
+  }
+  return {};
+}
+
+// The str ops of core/kernels_str.cpp as the str methods and `%` that make them
+// (convert/lower_call.cpp, lower_expr.cpp); empty for another op.
+std::string str_op(const ir::Node& n, const std::vector<std::string>& args) {
+  if (n.inputs().empty() || n.inputs()[0]->type().kind != ir::TypeKind::Str) return {};
+  const std::string_view name = base_name(n.kind());
+  if (name == "percentFormat") return operand(args[0]) + " % " + operand(args[1]);
+  static const char* const kMethods[] = {"join",       "upper",    "lower",   "strip",
+                                         "startswith", "endswith", "replace", "split"};
+  for (const char* m : kMethods) {
+    if (name != m) continue;
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    return operand(args[0]) + "." + m + "(" + join(rest) + ")";
   }
   return {};
 }
@@ -306,6 +323,11 @@ std::string python_literal(const IValue& v) {
     if (std::isnan(d)) return "math.nan";
     if (std::isinf(d)) return d > 0 ? "math.inf" : "-math.inf";
     return v.repr();
+  }
+  // The smallest int64 has no literal the lexer reads back (its magnitude is past
+  // int64 before the minus applies): it is written as the expression Python folds.
+  if (v.is_int() && v.to_int() == std::numeric_limits<int64_t>::min()) {
+    return "(-9223372036854775807 - 1)";
   }
   if (v.is_none() || v.is_bool() || v.is_int() || v.is_string()) return v.repr();
   if (v.is_tuple() || v.is_list()) {
@@ -451,6 +473,15 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
                                    is_int_constant(n.input(2), 1));
     if (const char* op = binary_operator(name);
         op && default_alpha && n.overload() != "Tensor_mode") {
+      // `x.dtype == torch.float32`: the graph holds dtypes as their int codes, which
+      // Python's torch.dtype never equals; the constant side is written as the dtype.
+      if ((name == "eq" || name == "ne") && n.inputs().size() == 2) {
+        for (size_t side : {size_t{0}, size_t{1}}) {
+          if (n.input(1 - side)->node()->kind() == "prim::dtype") {
+            args[side] = dtype_literal(n.input(side), ref);
+          }
+        }
+      }
       return operand(args[0]) + " " + op + " " + operand(args[1]);
     }
     if (name == "neg" && args.size() == 1) return "-" + operand(args[0]);
@@ -466,6 +497,8 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
     if (name == "numpy_T") return operand(args[0]) + ".T";
     if (name == "backward" && backward_is_plain(n)) return operand(args[0]) + ".backward()";
     out = list_op(n, args);
+    if (!out.empty()) return out;
+    out = str_op(n, args);
     if (!out.empty()) return out;
     if (name == "slice") out = subscript(n, ref, true);
     if (name == "select") out = subscript(n, ref, false);
