@@ -75,6 +75,31 @@ def loops(s: Tensor, n: int) -> Tensor:
   EXPECT_TRUE(has(code, "print(k")) << code;
 }
 
+// A dtype test, str methods, % formatting and round(x, n) are written as Python spells
+// them: the graph's int dtype code would never equal Python's torch.dtype.
+TEST(Codegen, DtypeTestsStrMethodsAndFormattingAsPython) {
+  const char* prog = R"(import torch
+from torch import Tensor
+
+
+def f(x: Tensor):
+    label = f" {int(x.sum().item())}_b "
+    parts = label.strip().split("_")
+    print("-".join(parts).upper(), "n=%d %.2f" % (len(parts), round(x.mean().item(), 1)))
+    if x.dtype == torch.float32:
+        return x + torch.iinfo(torch.int64).min
+    return x
+)";
+  std::string code = round_trip(prog, {{"x", Tensor::from_floats({2}, {1, 2})}});
+  EXPECT_TRUE(has(code, "== torch.float32")) << code;
+  EXPECT_TRUE(has(code, ".strip()")) << code;
+  EXPECT_TRUE(has(code, ".split('_')")) << code;
+  EXPECT_TRUE(has(code, "'-'.join(")) << code;
+  EXPECT_TRUE(has(code, "'n=%d %.2f' % ")) << code;
+  EXPECT_TRUE(has(code, "round(")) << code;
+  EXPECT_TRUE(has(code, "(-9223372036854775807 - 1)")) << code;
+}
+
 TEST(Codegen, AssertsAndGuards) {
   const char* prog = R"(import torch
 from torch import Tensor
