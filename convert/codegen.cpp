@@ -210,7 +210,10 @@ class Writer {
       const ir::Value* in = graph.inputs()[i];
       const std::string& name = namer_.name(in, "arg");
       std::string param = name + type_annotation(in->type());
-      if (i < num_args && i < options_.argument_defaults.size() && options_.argument_defaults[i]) {
+      // Python takes no default before a parameter without one: a module's state comes
+      // after its arguments, so their defaults are written for a function entry only.
+      if (i < num_args && num_args == graph.inputs().size() &&
+          i < options_.argument_defaults.size() && options_.argument_defaults[i]) {
         param += " = " + python_literal(*options_.argument_defaults[i]);
       }
       uses_typing = uses_typing || param.find("typing.") != std::string::npos;
