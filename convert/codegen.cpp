@@ -128,6 +128,22 @@ std::string type_annotation(const ir::Type& t) {
       if (inner.empty()) return "";
       return ": typing.Optional[" + inner.substr(2) + "]";
     }
+    case ir::TypeKind::List: {
+      // A List[T] / Tuple[...] entry parameter keeps its annotation, so that the parse
+      // route reads the code back with the same input types.
+      const std::string inner = t.elements.empty() ? "" : type_annotation(t.elements[0]);
+      if (inner.empty()) return "";
+      return ": typing.List[" + inner.substr(2) + "]";
+    }
+    case ir::TypeKind::Tuple: {
+      std::string items;
+      for (const ir::Type& e : t.elements) {
+        const std::string a = type_annotation(e);
+        if (a.empty()) return "";
+        items += (items.empty() ? "" : ", ") + a.substr(2);
+      }
+      return ": typing.Tuple[" + (items.empty() ? std::string("()") : items) + "]";
+    }
     case ir::TypeKind::Tensor:
       return ": torch.Tensor";
     case ir::TypeKind::Int:
@@ -194,7 +210,10 @@ class Writer {
       const ir::Value* in = graph.inputs()[i];
       const std::string& name = namer_.name(in, "arg");
       std::string param = name + type_annotation(in->type());
-      if (i < num_args && i < options_.argument_defaults.size() && options_.argument_defaults[i]) {
+      // Python takes no default before a parameter without one: a module's state comes
+      // after its arguments, so their defaults are written for a function entry only.
+      if (i < num_args && num_args == graph.inputs().size() &&
+          i < options_.argument_defaults.size() && options_.argument_defaults[i]) {
         param += " = " + python_literal(*options_.argument_defaults[i]);
       }
       uses_typing = uses_typing || param.find("typing.") != std::string::npos;

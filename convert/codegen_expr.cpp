@@ -458,6 +458,18 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
         return "torch.jit.annotate(float, " + args.at(0) + ")";
       case ir::TypeKind::Bool:
         return "torch.jit.annotate(bool, " + args.at(0) + ")";
+      case ir::TypeKind::List: {
+        // An Optional[List[T]] entry parameter (the file imports typing then).
+        const ir::Type& t = n.output()->type();
+        const ir::TypeKind e = t.elements.empty() ? ir::TypeKind::Any : t.elements[0].kind;
+        const char* item = e == ir::TypeKind::Int      ? "int"
+                           : e == ir::TypeKind::Float  ? "float"
+                           : e == ir::TypeKind::Bool   ? "bool"
+                           : e == ir::TypeKind::Tensor ? "torch.Tensor"
+                                                       : nullptr;
+        if (!item) return args.at(0);
+        return "torch.jit.annotate(typing.List[" + std::string(item) + "], " + args.at(0) + ")";
+      }
       default:
         return args.at(0);
     }

@@ -300,32 +300,99 @@ std::string without_spaces(std::string s) {
   return s;
 }
 
-Type param_type(const EntryParam& p) {
-  const std::string a = without_spaces(p.annotation);
-  // Optional[T]: a T or None (null in an inputs file), refined by `is None` tests.
-  for (const char* prefix : {"Optional[", "typing.Optional["}) {
-    const std::string pre(prefix);
-    if (a.size() > pre.size() + 1 && a.compare(0, pre.size(), pre) == 0 && a.back() == ']') {
-      EntryParam inner = p;
-      inner.annotation = a.substr(pre.size(), a.size() - pre.size() - 1);
-      inner.default_value.reset();
-      if (inner.annotation.rfind("Optional[", 0) == 0) break;
-      return Type::optional(param_type(inner));
+// The items of `Head[a, b, ...]` split at the top-level commas.
+std::vector<std::string> type_arguments(const std::string& inner) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string cur;
+  for (char c : inner) {
+    if (c == '[') ++depth;
+    if (c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
     }
+    cur += c;
+  }
+  if (!cur.empty() || !out.empty()) out.push_back(cur);
+  return out;
+}
+
+// The type an entry parameter's annotation names (spaces removed), as TorchScript
+// reads it: Tensor, int, float, bool, List[T], Tuple[T, ...], Optional[T] and
+// Union[T, None]; nullopt for anything else. Nesting is bounded: annotations are
+// short, and one deeper than kMaxDepth is refused.
+std::optional<Type> annotation_type(std::string a, int depth = 0) {
+  constexpr int kMaxDepth = 16;
+  if (depth > kMaxDepth) return std::nullopt;
+  for (const char* prefix : {"typing.", "torch."}) {
+    if (a.rfind(prefix, 0) == 0) a = a.substr(std::string(prefix).size());
   }
   if (a == "int") return Type::of_int();
   if (a == "float") return Type::of_float();
   if (a == "bool") return Type::of_bool();
+  if (a.empty() || a == "Tensor") return Type::tensor(DType::Float32);
+  const size_t open = a.find('[');
+  if (open == std::string::npos || a.back() != ']') return std::nullopt;
+  const std::string head = a.substr(0, open);
+  const std::vector<std::string> args = type_arguments(a.substr(open + 1, a.size() - open - 2));
+  std::vector<Type> types;
+  for (const std::string& arg : args) {
+    if (arg == "None" || arg == "NoneType") {
+      types.push_back(Type::none());
+      continue;
+    }
+    std::optional<Type> t = annotation_type(arg, depth + 1);
+    if (!t) return std::nullopt;  // also `...` (Tuple[int, ...] has no fixed length)
+    types.push_back(*t);
+  }
+  auto optional_of = [](const Type& t) {
+    return t.kind == TypeKind::Optional ? t : Type::optional(t);
+  };
+  if (head == "Optional" && types.size() == 1 && types[0].kind != TypeKind::None) {
+    return optional_of(types[0]);
+  }
+  if (head == "Union" && types.size() == 2 &&
+      (types[0].kind == TypeKind::None) != (types[1].kind == TypeKind::None)) {
+    return optional_of(types[types[0].kind == TypeKind::None ? 1 : 0]);
+  }
+  for (const Type& t : types) {
+    if (t.kind == TypeKind::None) return std::nullopt;
+  }
+  if ((head == "List" || head == "list") && types.size() == 1) return Type::list(types[0]);
+  if (head == "Tuple" || head == "tuple") {
+    if (args.size() == 1 && args[0] == "()") return Type::tuple({});  // Tuple[()]
+    return Type::tuple(types);
+  }
+  return std::nullopt;
+}
+
+Type param_type(const EntryParam& p) {
+  const std::string a = without_spaces(p.annotation);
   // Unannotated: a Tensor, as in TorchScript, unless a number default says otherwise
   // (`def f(x, k=2)` takes an int).
+  std::optional<Type> t;
   if (a.empty() && p.default_value && p.default_value->is_number()) {
-    return type_of_value(*p.default_value);
+    t = type_of_value(*p.default_value);
+  } else {
+    t = annotation_type(a);
   }
-  if (a.empty() || a == "Tensor" || a == "torch.Tensor") return Type::tensor(DType::Float32);
-  throw Error("the annotation '" + a + "' of parameter '" + p.name +
-                  "' is not supported by the parse route",
-              p.range,
-              "annotate entry parameters with Tensor, int, float or bool, or Optional[...] of one");
+  if (!t) {
+    throw Error("the annotation '" + a + "' of parameter '" + p.name +
+                    "' is not supported by the parse route",
+                p.range,
+                "annotate entry parameters with Tensor, int, float, bool, List[T], Tuple[T, ...] "
+                "(of a fixed length) or Optional[T] of them");
+  }
+  // A default of None makes the parameter Optional (a T or None, null in an inputs
+  // file), refined by `is None` tests: `mask=None` is an Optional[Tensor] and
+  // `scale: float = None` an Optional[float], as the default says a PyTorch caller may
+  // leave it out.
+  if (p.default_value && p.default_value->is_none() && t->kind != TypeKind::Optional) {
+    t = Type::optional(*t);
+  }
+  return *t;
 }
 
 // Symbolic dims of an entry input: `<input>_<axis>` (x_0, x_1), so that a printed

@@ -108,6 +108,8 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
       return call_partial(callee, std::move(args), range);
     case Sugared::Kind::Items:
       fail("TypeError: 'tuple' object is not callable", range);
+    case Sugared::Kind::Iterator:
+      fail("TypeError: 'iterator' object is not callable", range);
     case Sugared::Kind::Value:
       fail("TypeError: '" + callee.value->type().str() + "' object is not callable", range);
   }

@@ -136,6 +136,7 @@ std::vector<Sugared> Lowerer::spread_items(const ast::Starred& starred) {
   Sugared s = emit_sugared(*starred.value);
   if (s.kind == Sugared::Kind::Module) return module_items(s, range);
   if (s.kind == Sugared::Kind::Items) return *s.items;
+  if (s.kind == Sugared::Kind::Iterator) return iterator_rest(s, range);
   if (s.is_value()) {
     ir::Value* v = s.value;
     if (v->type().kind == TypeKind::Tuple) {

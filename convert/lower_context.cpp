@@ -29,6 +29,8 @@ std::string Sugared::describe() const {
       return fields ? "a namedtuple" : "a tuple of modules or other conversion-time values";
     case Kind::Partial:
       return "a functools.partial";
+    case Kind::Iterator:
+      return "an iterator";
   }
   return "?";
 }
@@ -49,6 +51,8 @@ bool Sugared::same_as(const Sugared& o) const {
     case Kind::Items:
     case Kind::Partial:
       return items == o.items;
+    case Kind::Iterator:
+      return iterator == o.iterator;
     default:
       return name == o.name && fn == o.fn && cls == o.cls;
   }

@@ -37,6 +37,20 @@ struct ModuleRef {
   }
 };
 
+// An iterator over items known at conversion time (`it = iter(self.layers)`), shared by
+// every name bound to it, as Python's iterator object is. next() and `for x in it`
+// advance `next`; the position stays known while they run in the block the iterator
+// was made in (`block`), not in an arm or a loop decided when the graph runs.
+struct Sugared;
+struct IteratorState {
+  std::vector<Sugared> items;
+  size_t next = 0;
+  const ir::Block* block = nullptr;
+  // Non-empty once the position depends on the run (a `for x in it` that may break
+  // when the graph runs, a builtin that took the items): why, for the error.
+  std::string lost;
+};
+
 // What an expression or a name stands for while lowering. Only kind Value is a graph
 // value; the others exist at conversion time only (namespaces, functions, modules, ...).
 struct Sugared {
@@ -54,6 +68,8 @@ struct Sugared {
                 // (`fields` names the items): unrolled, never a value
     Partial,    // functools.partial: `items` holds the callee, then the stored
                 // arguments, the last `keyword_names.size()` of them keywords
+    Iterator,   // iter(xs) of items known at conversion time, or a generator such as
+                // self.parameters(): `iterator` is its position (lower_iter.cpp)
   };
   Kind kind = Kind::Value;
   ir::Value* value = nullptr;
@@ -68,6 +84,7 @@ struct Sugared {
   std::shared_ptr<const std::vector<Sugared>> items;
   std::shared_ptr<const std::vector<std::string>> fields;  // a namedtuple's field names
   std::vector<std::string> keyword_names;                  // Partial's stored keywords
+  std::shared_ptr<IteratorState> iterator;                 // Kind Iterator
 
   static Sugared of(ir::Value* v) {
     Sugared s;

@@ -174,8 +174,15 @@ Sugared Lowerer::emit_sugared(const ast::Expr& e) {
     case ast::ExprKind::IfExp: {
       const auto& i = e.as<ast::IfExp>();
       ir::Value* cond = emit_condition(*i.test);
+      // `b if b is not None else zero`: each arm sees what the test proved there.
+      auto arm = [&](const ast::Expr& value, bool when_true) {
+        std::vector<std::string> names;
+        not_none_names(*i.test, when_true, &names);
+        return emit_refined(names, i.test->range, [&] { return emit_expr(value); });
+      };
       return Sugared::of(emit_if_value(
-          cond, e.range, [&] { return emit_expr(*i.body); }, [&] { return emit_expr(*i.orelse); }));
+          cond, e.range, [&] { return arm(*i.body, true); },
+          [&] { return arm(*i.orelse, false); }));
     }
     case ast::ExprKind::Tuple: {
       std::vector<ir::Value*> items;
@@ -301,9 +308,16 @@ ir::Value* Lowerer::emit_not(ir::Value* cond, const SourceRange& range) {
 ir::Value* Lowerer::emit_condition(const ast::Expr& e) {
   if (e.kind == ast::ExprKind::BoolOp) {
     const auto& b = e.as<ast::BoolOp>();
+    // Each operand is lowered where the ones before it were true (`and`) or false
+    // (`or`), so it sees what they proved not None: `mask is not None and mask.any()`.
     std::vector<std::function<ir::Value*()>> terms;
-    for (const auto& v : b.values) {
-      terms.push_back([this, &v] { return emit_condition(*v); });
+    for (size_t k = 0; k < b.values.size(); ++k) {
+      terms.push_back([this, &b, k] {
+        std::vector<std::string> names;
+        for (size_t j = 0; j < k; ++j) not_none_names(*b.values[j], b.is_and, &names);
+        return emit_refined(names, b.values[k]->range,
+                            [this, &b, k] { return emit_condition(*b.values[k]); });
+      });
     }
     return emit_short_circuit(terms, b.is_and, e.range);
   }
@@ -516,6 +530,7 @@ std::vector<Sugared> Lowerer::unpack(const Sugared& value, const SourceRange& ra
   std::vector<Sugared> out;
   if (value.kind == Sugared::Kind::Module) return module_items(value, range);
   if (value.kind == Sugared::Kind::Items) return *value.items;
+  if (value.kind == Sugared::Kind::Iterator) return iterator_rest(value, range);
   if (!value.is_value()) fail("cannot unpack " + value.describe(), range);
   ir::Value* v = value.value;
   if (v->type().kind == TypeKind::Tuple) {

@@ -80,7 +80,8 @@ std::optional<std::vector<Sugared>> Lowerer::known_items(const ast::Expr& iter) 
     Sugared callee = emit_sugared(*call.func);
     CallArgs args = emit_args(call);
     Sugared v = call_sugared(callee, std::move(args), call.range);
-    if (v.kind == Sugared::Kind::Module || v.kind == Sugared::Kind::Items || v.is_value()) {
+    if (v.kind == Sugared::Kind::Module || v.kind == Sugared::Kind::Items ||
+        v.kind == Sugared::Kind::Iterator || v.is_value()) {
       return items_of(v, iter.range);
     }
     return std::nullopt;
@@ -91,6 +92,7 @@ std::optional<std::vector<Sugared>> Lowerer::known_items(const ast::Expr& iter) 
 std::optional<std::vector<Sugared>> Lowerer::items_of(const Sugared& v, const SourceRange& range) {
   if (v.kind == Sugared::Kind::Module) return module_items(v, range);
   if (v.kind == Sugared::Kind::Items) return *v.items;
+  if (v.kind == Sugared::Kind::Iterator) return iterator_rest(v, range);
   if (!v.is_value()) return std::nullopt;
   if (std::optional<IValue> c = constant_value(v.value); c && (c->is_list() || c->is_tuple())) {
     // A list or tuple frozen from a module attribute (`self.sizes`): its items.

@@ -42,7 +42,56 @@ std::optional<std::pair<std::string, bool>> none_test(const ast::Expr& test) {
   return std::make_pair(name->as<ast::Name>().id, is_not);
 }
 
-namespace {}  // namespace
+void not_none_names(const ast::Expr& test, bool when_true, std::vector<std::string>* out) {
+  // TorchScript's refinement rules: `x is not None` true (or `x is None` false) proves
+  // x; `a and b` true proves what a and b prove true, `a or b` false what they prove
+  // false; `not a` swaps. Nesting is the expression's, which the parser bounds.
+  if (auto t = none_test(test)) {
+    if (t->second == when_true) out->push_back(t->first);
+    return;
+  }
+  if (test.kind == ast::ExprKind::UnaryOp && test.as<ast::UnaryOp>().op == ast::UnaryOpKind::Not) {
+    not_none_names(*test.as<ast::UnaryOp>().operand, !when_true, out);
+    return;
+  }
+  if (test.kind != ast::ExprKind::BoolOp) return;
+  const auto& b = test.as<ast::BoolOp>();
+  if (b.is_and != when_true) return;  // `a and b` false / `a or b` true: either may hold
+  for (const auto& v : b.values) not_none_names(*v, when_true, out);
+}
+
+std::vector<std::pair<std::string, ir::Value*>> Lowerer::refine_not_none(
+    const std::vector<std::string>& names, const SourceRange& range) {
+  // Each name bound to an Optional reads prim::unchecked_cast of it, typed as its
+  // element, in env_ (the caller's scope for the code where the test held).
+  std::vector<std::pair<std::string, ir::Value*>> casts;
+  for (const std::string& name : names) {
+    const Binding* b = env_->lookup(name);
+    if (!b || b->is_poisoned() || !b->value.is_value()) continue;
+    const Type& t = b->value.value->type();
+    if (t.kind != TypeKind::Optional || t.elements.empty()) continue;
+    ir::Value* cast = emit_op("prim::unchecked_cast", {b->value.value}, range);
+    cast->set_type(t.elements[0]);
+    env_->set_value(name, cast);
+    casts.emplace_back(name, cast);
+  }
+  return casts;
+}
+
+ir::Value* Lowerer::emit_refined(const std::vector<std::string>& names, const SourceRange& range,
+                                 const std::function<ir::Value*()>& emit) {
+  if (names.empty()) return emit();
+  // A scope of its own, left when `emit` returns or throws.
+  Environment scope(env_);
+  struct Restore {
+    Environment*& env;
+    Environment* saved;
+    ~Restore() { env = saved; }
+  } restore{env_, env_};
+  env_ = &scope;
+  refine_not_none(names, range);
+  return emit();
+}
 
 std::optional<Type> join_types(const Type& a, const Type& b) {
   if (a.kind == TypeKind::Any || b.kind == TypeKind::Any) return Type::any();
@@ -114,32 +163,22 @@ void Lowerer::lower_if(const ast::If& stmt, GuardScope& guards) {
   auto then_env = std::make_unique<Environment>(env_);
   auto else_env = std::make_unique<Environment>(env_);
   Environment* outer = env_;
-  // Optional refinement: in the arm where the tested name is not None it holds
-  // prim::unchecked_cast of the Optional, typed as its element (TorchScript's form).
-  std::optional<std::pair<std::string, bool>> refined = none_test(*stmt.test);
-  ir::Value* optional_value = nullptr;
-  if (refined) {
-    const Binding* b = env_->lookup(refined->first);
-    if (b && !b->is_poisoned() && b->value.is_value() &&
-        b->value.value->type().kind == TypeKind::Optional &&
-        !b->value.value->type().elements.empty()) {
-      optional_value = b->value.value;
-    }
-  }
-  ir::Value* cast = nullptr;
+  // Optional refinement: in an arm where the test proves a name not None (`x is not
+  // None`, `a is not None and b is not None`, `x is None or y is None` false) the name
+  // holds prim::unchecked_cast of the Optional, typed as its element (TorchScript's
+  // form).
+  std::vector<std::pair<std::string, ir::Value*>> casts;
   auto lower_arm = [&](ir::Block* block, Environment* arm_env, const ast::Body& body,
-                       bool not_none_arm) {
+                       bool when_true) {
     ir::WithInsertPoint guard(graph_, block);
     env_ = arm_env;
-    if (optional_value && not_none_arm) {
-      cast = emit_op("prim::unchecked_cast", {optional_value}, stmt.test->range);
-      cast->set_type(optional_value->type().elements[0]);
-      arm_env->set_value(refined->first, cast);
-    }
+    std::vector<std::string> names;
+    not_none_names(*stmt.test, when_true, &names);
+    for (auto& c : refine_not_none(names, stmt.test->range)) casts.push_back(c);
     lower_body(body);
   };
-  lower_arm(view.then_block(), then_env.get(), stmt.body, refined && refined->second);
-  lower_arm(view.else_block(), else_env.get(), stmt.orelse, refined && !refined->second);
+  lower_arm(view.then_block(), then_env.get(), stmt.body, true);
+  lower_arm(view.else_block(), else_env.get(), stmt.orelse, false);
   env_ = outer;
   ExitState then_exit = exit_state(*then_env, flag::Skip);
   ExitState else_exit = exit_state(*else_env, flag::Skip);
@@ -155,10 +194,10 @@ void Lowerer::lower_if(const ast::If& stmt, GuardScope& guards) {
   }
   // Past the if, the refinement ends: an arm that did not assign the name again
   // leaves it the Optional it was.
-  if (cast) {
+  for (const auto& [name, cast] : casts) {
     for (Environment* arm : {then_env.get(), else_env.get()}) {
-      const Binding* b = arm->find_local(refined->first);
-      if (b && b->value.is_value() && b->value.value == cast) arm->erase_local(refined->first);
+      const Binding* b = arm->find_local(name);
+      if (b && b->value.is_value() && b->value.value == cast) arm->erase_local(name);
     }
   }
   merge_arms(n, *then_env, *else_env, stmt.range);

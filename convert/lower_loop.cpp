@@ -118,6 +118,9 @@ void Lowerer::lower_for(const ast::For& stmt) {
     return lower_unrolled(stmt, module_items(iterable, iter.range));
   }
   if (iterable.kind == Sugared::Kind::Items) return lower_unrolled(stmt, *iterable.items);
+  if (iterable.kind == Sugared::Kind::Iterator) {
+    return lower_unrolled(stmt, {}, iterable.iterator.get());
+  }
   if (!iterable.is_value()) {
     fail("cannot iterate over " + iterable.describe(), iter.range);
   }
@@ -348,18 +351,40 @@ void Lowerer::emit_loop(const ast::Stmt& stmt, const ast::Body& body, ir::Value*
   }
 }
 
-void Lowerer::lower_unrolled(const ast::For& stmt, const std::vector<Sugared>& items) {
+void Lowerer::lower_unrolled(const ast::For& stmt, const std::vector<Sugared>& items,
+                             IteratorState* iterator) {
   // A loop over a fixed sequence runs its body once per item, one after the other, as
   // straight-line code; break and return guard the remaining iterations.
   ++loop_depth();
   GuardScope guards(*this);
-  for (const Sugared& item : items) {
+  bool may_stop = false;  // a trip may have broken out when the graph runs
+  for (size_t k = 0;; ++k) {
+    Sugared item;
+    if (iterator) {
+      // `for m in it`: the iterator's next item, taken as the trip starts (the body's
+      // own next() calls take theirs). Once a trip may have stopped the loop, the
+      // position after it is the run's, but the guarded trips still read in order.
+      const Sugared* next =
+          !may_stop ? advance_iterator(*iterator, "a for loop", stmt.iter->range)
+                    : (iterator->next < iterator->items.size() ? &iterator->items[iterator->next++]
+                                                               : nullptr);
+      if (!next) break;
+      item = *next;
+    } else {
+      if (k >= items.size()) break;
+      item = items[k];
+    }
     assign_target(*stmt.target, item, stmt.range);
     lower_body(stmt.body);
     ExitState stop = exit_state(*env_, flag::Stop);
     if (stop == ExitState::Always) break;
     if (stop == ExitState::Maybe) {
       guards.guard(env_->lookup(flag::Stop)->value.value, flag::Stop, stmt.range);
+      if (iterator && !may_stop) {
+        may_stop = true;
+        iterator->lost = "the for loop at line " + std::to_string(stmt.range.line) +
+                         " may stop early when the graph runs";
+      }
     }
     // `continue` ends only its own iteration.
     if (exit_state(*env_, flag::Skip) != ExitState::Never) bind_flag(flag::Skip, false);

@@ -300,17 +300,11 @@ void Lowerer::lower_assert(const ast::Assert& stmt) {
     ir::Node* raise = graph_.insert(ir::kind::RaiseException, {msg}, 0, stmt.range);
     raise->set_attr("kind", IValue("AssertionError"));
   }
-  // `assert x is not None`: past it, x is not None (TorchScript refines it there too).
-  if (auto refined = none_test(*stmt.test); refined && refined->second) {
-    const Binding* b = env_->lookup(refined->first);
-    if (b && !b->is_poisoned() && b->value.is_value() &&
-        b->value.value->type().kind == ir::TypeKind::Optional &&
-        !b->value.value->type().elements.empty()) {
-      ir::Value* cast = emit_op("prim::unchecked_cast", {b->value.value}, stmt.test->range);
-      cast->set_type(b->value.value->type().elements[0]);
-      env_->set_value(refined->first, cast);
-    }
-  }
+  // `assert x is not None` (also `assert a is not None and b is not None`): past it,
+  // the names are not None (TorchScript refines them there too).
+  std::vector<std::string> names;
+  not_none_names(*stmt.test, true, &names);
+  refine_not_none(names, stmt.test->range);
 }
 
 void Lowerer::lower_expr_stmt(const ast::ExprStmt& stmt) {

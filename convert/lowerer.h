@@ -81,6 +81,9 @@ std::optional<ir::Type> join_optional(const ir::Type& a, const ir::Type& b);
 // `x is not None` / `x is None` of a name: the name, and whether the test is true where
 // x is not None (lower_if.cpp); nullopt for another expression.
 std::optional<std::pair<std::string, bool>> none_test(const ast::Expr& test);
+// The names `test` proves not None where its truth is `when_true` (`x is not None and
+// y is not None` true: x and y; `x is None or y is None` false: x and y).
+void not_none_names(const ast::Expr& test, bool when_true, std::vector<std::string>* out);
 
 // "did you mean 'x'?" for the closest candidate, or empty.
 std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);
@@ -120,7 +123,9 @@ class Lowerer {
   void lower_if(const ast::If& stmt, GuardScope& guards);
   void lower_for(const ast::For& stmt);
   void lower_for_range(const ast::For& stmt, const ast::Call& call);
-  void lower_unrolled(const ast::For& stmt, const std::vector<Sugared>& items);
+  // `iterator`: the items are taken from it one by one (the body may call next() too).
+  void lower_unrolled(const ast::For& stmt, const std::vector<Sugared>& items,
+                      IteratorState* iterator = nullptr);
   void lower_while(const ast::While& stmt);
   void lower_with(const ast::With& stmt);
   // A prim::Loop over `body`; `bind_target` binds the loop variable from the trip
@@ -146,6 +151,14 @@ class Lowerer {
   // `a and b and c` (or `or`): nested prim::If, one per operand but the last.
   ir::Value* emit_short_circuit(const std::vector<std::function<ir::Value*()>>& terms, bool is_and,
                                 const SourceRange& range);
+  // Optional refinement (lower_if.cpp): binds each of `names` that holds an Optional
+  // to prim::unchecked_cast of it in env_; returns the casts made.
+  std::vector<std::pair<std::string, ir::Value*>> refine_not_none(
+      const std::vector<std::string>& names, const SourceRange& range);
+  // `emit()` in a scope of its own where `names` are refined (the right operand of
+  // `x is not None and x.any()`, the arms of `a if x is not None else b`).
+  ir::Value* emit_refined(const std::vector<std::string>& names, const SourceRange& range,
+                          const std::function<ir::Value*()>& emit);
   // `c ? x : y`-style value Ifs: each arm callback returns the arm's value.
   template <typename ThenFn, typename ElseFn>
   ir::Value* emit_if_value(ir::Value* cond, const SourceRange& range, ThenFn then_fn,
@@ -311,6 +324,13 @@ class Lowerer {
   std::vector<Sugared> require_items(const Sugared& v, const std::string& what,
                                      const SourceRange& range);
   // next(), iter() and a module's parameters() / named_parameters() (lower_iter.cpp).
+  // An iterator over `items`, made here; next() / a for loop take its next item (null
+  // when none is left; an error where its position is not known); the items it has
+  // left for a builtin or comprehension that reads them all.
+  Sugared make_iterator(std::vector<Sugared> items);
+  const Sugared* advance_iterator(IteratorState& it, const std::string& what,
+                                  const SourceRange& range);
+  std::vector<Sugared> iterator_rest(const Sugared& it, const SourceRange& range);
   std::optional<Sugared> call_next_iter(const std::string& q, CallArgs& args,
                                         const SourceRange& range);
   bool is_parameter_walk(const interp::InstanceValue& inst, const std::string& attr) const;

@@ -25,14 +25,27 @@ std::string describe(const IValue& v) {
 }
 
 // An example of a value of `type` in the inputs syntax, for hints.
-std::string example_of(const std::string& name, const ir::Type& type) {
+std::string example_value(const ir::Type& type) {
   switch (type.kind) {
     case ir::TypeKind::Int:
-      return name + ": 3";
+      return "3";
     case ir::TypeKind::Float:
-      return name + ": 0.5";
+      return "0.5";
     case ir::TypeKind::Bool:
-      return name + ": true";
+      return "true";
+    case ir::TypeKind::Optional:
+      return type.elements.empty() ? "null" : example_value(type.elements[0]);
+    case ir::TypeKind::List:
+      // A list in the inputs syntax (docs/files.md): two items of the element type.
+      if (type.elements.empty()) return "[]";
+      return "[" + example_value(type.elements[0]) + ", " + example_value(type.elements[0]) + "]";
+    case ir::TypeKind::Tuple: {
+      std::string out = "[";
+      for (size_t i = 0; i < type.elements.size(); ++i) {
+        out += (i ? ", " : "") + example_value(type.elements[i]);
+      }
+      return out + "]";
+    }
     default:
       break;
   }
@@ -49,7 +62,11 @@ std::string example_of(const std::string& name, const ir::Type& type) {
   if (type.is_tensor() && type.dtype && *type.dtype != DType::Float32) {
     dtype = std::string(", dtype: ") + dtype_name(*type.dtype);
   }
-  return name + ": {shape: " + shape + dtype + ", data: [...]}";
+  return "{shape: " + shape + dtype + ", data: [...]}";
+}
+
+std::string example_of(const std::string& name, const ir::Type& type) {
+  return name + ": " + example_value(type);
 }
 
 // The entry's name in the source for `graph.entry`: a class's forward is run by
@@ -255,7 +272,31 @@ IValue GraphRunner::bind_argument(const Slot& slot, const NamedInput& given) con
   };
   switch (type.kind) {
     case ir::TypeKind::Tensor: {
-      if (!v.is_tensor()) throw mismatch("it takes a tensor");
+      if (!v.is_tensor()) {
+        // An unannotated parameter is a Tensor, as in TorchScript: a number, a list or
+        // null given to one usually means that its annotation is missing.
+        const std::string annotated = v.is_none()     ? slot.name + "=None"
+                                      : v.is_list()   ? slot.name + ": List[float]"
+                                      : v.is_bool()   ? slot.name + ": bool"
+                                      : v.is_double() ? slot.name + ": float"
+                                      : v.is_int()    ? slot.name + ": int"
+                                                      : std::string();
+        const bool unannotated =
+            route_ == "parse" && entry_ &&
+            std::any_of(entry_->params.begin(), entry_->params.end(), [&](const EntryParam& p) {
+              return p.name == slot.name && p.annotation.empty();
+            });
+        if (unannotated && !annotated.empty()) {
+          throw Error("input " + slot_label(slot) + " of the graph " + entry_label_ + " is given " +
+                          describe(v) + ": it takes a tensor",
+                      key_point(given.range),
+                      "give `" + example_of(slot.name, type) + "`, or annotate the parameter (`" +
+                          annotated +
+                          "`): the parse route takes an unannotated parameter for a Tensor, as "
+                          "torch.jit.script does");
+        }
+        throw mismatch("it takes a tensor");
+      }
       const Tensor& t = v.to_tensor();
       // A parsed graph's Tensor takes any dtype, as TorchScript's does: its kernels
       // decide per call, and its types are those of the example it was specialised
@@ -287,6 +328,32 @@ IValue GraphRunner::bind_argument(const Slot& slot, const NamedInput& given) con
       Slot element = slot;
       element.type = type.elements[0];
       return bind_argument(element, given);
+    }
+    case ir::TypeKind::List:
+    case ir::TypeKind::Tuple: {
+      // A list of the inputs file (docs/files.md), item by item: a fresh list, so
+      // that a graph appending to it leaves the input set as it was; a tuple of a
+      // fixed length from a list of that length.
+      const bool is_list = type.kind == ir::TypeKind::List;
+      const std::string tuple_form =
+          "it takes a list of " + std::to_string(type.elements.size()) + " items (a tuple)";
+      if (!v.is_list() && !v.is_tuple()) throw mismatch(is_list ? "it takes a list" : tuple_form);
+      const ValueList& items = v.items();
+      if (!is_list && items.size() != type.elements.size()) throw mismatch(tuple_form);
+      ValueList bound;
+      for (size_t i = 0; i < items.size(); ++i) {
+        Slot item = slot;
+        item.name = slot.name + "[" + std::to_string(i) + "]";
+        item.type = is_list ? (type.elements.empty() ? ir::Type::any() : type.elements[0])
+                            : type.elements[i];
+        try {
+          bound.push_back(bind_argument(item, NamedInput{item.name, items[i], false, given.range}));
+        } catch (const Error& e) {
+          // The item's message; the hint shows the whole parameter.
+          throw Error(e.message(), e.range(), "give `" + example_of(slot.name, type) + "`");
+        }
+      }
+      return is_list ? IValue::list(std::move(bound)) : IValue::tuple(std::move(bound));
     }
     default:
       return v.is_tensor() ? IValue(v.to_tensor().clone()) : v;

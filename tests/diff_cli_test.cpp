@@ -166,17 +166,18 @@ TEST_F(DiffCli, GuardedTraceRunsWhereCheckPasses) {
 // A program the parse route cannot run is an error of diff and check (exit 2, with the
 // parse route's message), not a trace that "disagrees" (exit 1).
 TEST_F(DiffCli, ParseRouteThatCannotRunIsExitTwo) {
-  const std::string model = file("masked.py",
+  // An unannotated parameter is a Tensor in the parse route (TorchScript's rule): its
+  // graph cannot index the list eager mode takes.
+  const std::string model = file("scaled.py",
                                  "import torch\n\n\n"
-                                 "def masked(x, mask=None):\n"
-                                 "    if mask is not None:\n"
-                                 "        x = x * mask\n"
-                                 "    return x.sum()\n");
-  const std::string in = file("masked.yaml", "x: {shape: [3], data: [1, 2, 3]}\n");
+                                 "def scaled(x, scales):\n"
+                                 "    y = x * 2.0\n"
+                                 "    return y * scales[0]\n");
+  const std::string in = file("scaled.yaml", "x: {shape: [3], data: [1, 2, 3]}\nscales: [2.0]\n");
   for (const char* cmd : {"diff", "check"}) {
     RunResult r = d2s({cmd, model, "--inputs", in});
     EXPECT_EQ(r.code, 2) << cmd << "\n" << r.out << r.err;
-    EXPECT_TRUE(contains(r.err, "masked.py:6:13: error: mul(): argument 'other'")) << r.err;
+    EXPECT_TRUE(contains(r.err, "scaled.py:6:16: error: select(): argument 'self'")) << r.err;
     EXPECT_TRUE(contains(r.err, "its parsed graph does not")) << r.err;
   }
 }

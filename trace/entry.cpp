@@ -418,6 +418,13 @@ IValue Program::call_entry(const NamedInputs& inputs, const RunOptions& opts) {
                   p.annotation == "Tensor" ? "give it as {shape: [...], data: [...]}"
                                            : "give it as a plain number");
     };
+    // None where the default is None (`scale: float = None`): the default's value, as
+    // Python takes it (and the parse route types the parameter Optional).
+    const bool default_none = v.is_none() && p.default_value && p.default_value->is_none();
+    if (default_none) {
+      kwargs.emplace_back(p.name, v);
+      continue;
+    }
     if (p.annotation == "Tensor" && !v.is_tensor()) mismatch();
     if (p.annotation == "int") {
       if (!v.is_int() && !v.is_bool()) mismatch();

@@ -119,19 +119,36 @@ TEST(DiffRules, SplitLengthIsGuardedAndDisagrees) {
 // Every set ran eagerly; a parsed graph that cannot run one is a limit of the parse
 // route (exit 2 with its error), never a `disagrees` verdict.
 TEST(DiffRules, ParsedGraphThatCannotRunIsAnError) {
+  // An unannotated parameter is a Tensor in the parse route (TorchScript's rule), so
+  // its graph reads `scales[0]` as a row of a tensor and cannot take the list eager
+  // mode indexes (`scales: List[float]` would): a limit of the parse route, so an error,
+  // not a verdict on the trace.
   const std::string program = std::string(kHeader) +
-                              "def f(x: Tensor, mask=None):\n"  // 5
-                              "    if mask is not None:\n"
-                              "        x = x * mask\n"  // 7
-                              "    return x.sum()\n";
+                              "def f(x: Tensor, scales):\n"  // 5
+                              "    y = x * 2.0\n"
+                              "    return y * scales[0]\n";  // 7
   try {
-    diff_source(program, {{{"x", t({2}, {1, 2})}}});
+    diff_source(program, {{{"x", t({2}, {1, 2})}, {"scales", IValue::list({IValue(2.0)})}}});
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_code(), 2);
     EXPECT_EQ(e.range().line, 7);
     EXPECT_NE(e.hint().find("its parsed graph does not"), std::string::npos) << e.hint();
   }
+}
+
+TEST(DiffRules, OptionalParameterLeftOutIsCompared) {
+  // `mask=None` is Optional[Tensor] in the parse route: a set without the mask runs in
+  // both routes and is compared.
+  const std::string program = std::string(kHeader) +
+                              "def f(x: Tensor, mask=None):\n"  // 5
+                              "    if mask is not None:\n"
+                              "        x = x * mask\n"  // 7
+                              "    return x.sum()\n";
+  DiffReport r =
+      diff_source(program, {{{"x", t({2}, {1, 2})}}, {{"x", t({2}, {1, 2})}, {"mask", IValue()}}});
+  ASSERT_EQ(r.agreement.size(), 2u);
+  for (const auto& a : r.agreement) EXPECT_TRUE(a.agrees) << a.detail;
 }
 
 TEST(DiffRules, StoredTruthValueIsBaked) {

@@ -326,7 +326,8 @@ TEST(LowerError, SubscriptsMisused) {
 TEST(LowerError, EntryAnnotations) {
   EXPECT_TRUE(has(lower_error("def f(x: str):\n    return x\n"),
                   {"the annotation 'str' of parameter 'x' is not supported by the parse route",
-                   "Tensor, int, float or bool"}));
+                   "Tensor, int, float, bool, List[T], Tuple[T, ...] (of a fixed length) or "
+                   "Optional[T]"}));
 }
 
 TEST(LowerError, Weights) {
