@@ -231,6 +231,12 @@ std::vector<Lowerer::IndexItem> Lowerer::emit_index_items(const ast::Subscript& 
       // reads a tuple index.
       ir::Value* list = k == TypeKind::Tuple ? make_list(tuple_items(i, r), r) : i;
       items.push_back({IndexItem::Spread, list, nullptr, nullptr, r});
+    } else if (k == TypeKind::Tensor && i->type().dtype == DType::Int64 && i->type().shape &&
+               i->type().shape->empty()) {
+      // A 0-d integer tensor is a Python int (its __index__), as PyTorch eager's
+      // applySlicing reads it: a select that drops the dim. As an advanced index it would
+      // move the dims when another tensor index follows (x[idx[0], :, [4, 3]]).
+      items.push_back({IndexItem::Basic, emit_op("aten::Int", {i}, r), nullptr, nullptr, r});
     } else if (k == TypeKind::Tensor) {
       items.push_back({IndexItem::Advanced, i, nullptr, nullptr, r});
     } else if (k == TypeKind::List) {

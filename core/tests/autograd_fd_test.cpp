@@ -366,6 +366,11 @@ const std::map<std::string, Case>& cases() {
       return ValueList{in.t({3, 5}), in.t({3}), 1, 0, 1};
     };
     c["aten::diag_embed"] = [](Inputs& in) { return ValueList{in.t({2, 3}), 1, 0, 2}; };
+    // Overlapping windows (positions repeat: their gradients add), and an offset.
+    c["aten::as_strided"] = [](Inputs& in) {
+      return ValueList{in.t({3, 4}), IValue::int_list({3, 2, 3}), IValue::int_list({2, 1, 2}),
+                       int64_t{1}};
+    };
     c["aten::slice_scatter"] = [](Inputs& in) {
       return ValueList{in.t({5, 2}), in.t({2, 2}), 0, 1, 5, 2};
     };
