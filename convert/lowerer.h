@@ -178,6 +178,10 @@ class Lowerer {
   };
   std::vector<IndexItem> emit_index_items(const ast::Subscript& e);
   SubscriptPlan plan_subscript(ir::Value* base, const ast::Subscript& e);
+  SubscriptPlan plan_index_items(ir::Value* base, const std::vector<IndexItem>& items,
+                                 const ast::Subscript& e);
+  ir::Value* apply_subscript_plan(ir::Value* v, const SubscriptPlan& plan,
+                                  const SourceRange& range);
   ir::Value* sequence_index(const ast::Expr& idx);
   ir::Value* index_list(const std::vector<ir::Value*>& advanced, const SourceRange& range);
   ir::Value* emit_binop(ast::BinOpKind op, ir::Value* lhs, ir::Value* rhs,
