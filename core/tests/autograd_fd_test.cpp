@@ -253,6 +253,13 @@ const std::map<std::string, Case>& cases() {
     c["aten::upsample_bilinear2d.vec"] = [](Inputs& in) {
       return ValueList{in.t({1, 2, 3, 4}), ints({5, 3}), IValue(true), IValue()};
     };
+    // Taps past the border (clamped) and a scale factor; trilinear by size.
+    c["aten::upsample_bicubic2d.vec"] = [floats](Inputs& in) {
+      return ValueList{in.t({1, 2, 3, 4}), IValue(), IValue(false), floats({1.5, 0.75})};
+    };
+    c["aten::upsample_trilinear3d.vec"] = [](Inputs& in) {
+      return ValueList{in.t({1, 1, 2, 3, 2}), ints({3, 2, 4}), IValue(true), IValue()};
+    };
     c["aten::__interpolate"] = [](Inputs& in) {
       return ValueList{in.t({1, 1, 3, 3}), ints({4, 5}), IValue(), s("bilinear"), IValue(false)};
     };
