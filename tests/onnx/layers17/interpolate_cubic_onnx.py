@@ -13,7 +13,7 @@ class Model(nn.Module):
     def forward(self, x, v):
         a = self.cubic(x)
         b = F.interpolate(x, size=(7, 3), mode="bicubic", align_corners=True)
-        c = F.interpolate(x, scale_factor=(1.5, 0.75), mode="bicubic")
+        c = F.interpolate(x, scale_factor=0.75, mode="bicubic")
         d = F.interpolate(v, size=(3, 5, 4), mode="trilinear", align_corners=True)
         e = F.interpolate(v, scale_factor=2.0, mode="trilinear", align_corners=False)
         return a, b, c, d, e
