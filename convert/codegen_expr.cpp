@@ -422,12 +422,15 @@ std::string interpolate_call(const ir::Node& n, const std::vector<std::string>& 
   const std::string_view name = base_name(n.kind());
   const std::string f = "torch.nn.functional.interpolate(";
   if (name == "__interpolate") return f + join(args) + ")";
-  const bool linear = name == "upsample_linear1d" || name == "upsample_bilinear2d";
+  const bool linear = name == "upsample_linear1d" || name == "upsample_bilinear2d" ||
+                      name == "upsample_bicubic2d" || name == "upsample_trilinear3d";
   if (!linear && name != "upsample_nearest1d" && name != "upsample_nearest2d") return {};
   if (args.size() != (linear ? 4u : 3u)) return {};
-  const std::string mode = name == "upsample_linear1d"     ? "linear"
-                           : name == "upsample_bilinear2d" ? "bilinear"
-                                                           : "nearest";
+  const std::string mode = name == "upsample_linear1d"      ? "linear"
+                           : name == "upsample_bilinear2d"  ? "bilinear"
+                           : name == "upsample_bicubic2d"   ? "bicubic"
+                           : name == "upsample_trilinear3d" ? "trilinear"
+                                                            : "nearest";
   return f + args[0] + ", size=" + args[1] + ", scale_factor=" + args[linear ? 3 : 2] + ", mode='" +
          mode + "'" + (linear ? ", align_corners=" + args[2] : "") + ")";
 }

@@ -115,7 +115,8 @@ Value* scatter_back(Graph& g, const Node& write, Node* view, Value* src) {
 
 void write_through_views(Graph& graph, Block* block, Node* write, Value* self, Value* value,
                          const std::function<bool(Node*)>& after_write,
-                         std::unordered_set<const Node*>& fresh) {
+                         std::unordered_set<const Node*>& fresh,
+                         std::vector<std::pair<Node*, Value*>>* write_backs) {
   auto replace_later_reads = [&](Value* old_value, Value* new_value) {
     std::vector<std::pair<Node*, size_t>> later;
     for (const ir::Use& u : old_value->uses()) {
@@ -132,6 +133,7 @@ void write_through_views(Graph& graph, Block* block, Node* write, Value* self, V
     if (view->outputs().size() != 1) refuse(*write, *view, "one of several views");
     Value* base_new = scatter_back(graph, *write, view, root_new);
     fresh.insert(base_new->node());
+    if (write_backs) write_backs->emplace_back(base_new->node(), view->input(0));
     base_new->set_debug_name(view->input(0)->debug_name());
     replace_later_reads(view->input(0), base_new);
     root = view->input(0);

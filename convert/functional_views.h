@@ -13,6 +13,8 @@
 
 #include <functional>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "core/ir.h"
 
@@ -25,9 +27,11 @@ namespace d2s::convert {
 // `fresh` holds the nodes that compute new values of written tensors (the functional
 // forms and write-backs so far): though some are view ops (expand_as, a reshape
 // back), their results alias nothing, so a later write into one stops there; the
-// write-backs made here are added to it.
+// write-backs made here are added to it. `write_backs`, when given, gets each write-back
+// node with the base whose new value it computes (up the chain of views).
 void write_through_views(ir::Graph& graph, ir::Block* block, ir::Node* write, ir::Value* self,
                          ir::Value* value, const std::function<bool(ir::Node*)>& after_write,
-                         std::unordered_set<const ir::Node*>& fresh);
+                         std::unordered_set<const ir::Node*>& fresh,
+                         std::vector<std::pair<ir::Node*, ir::Value*>>* write_backs = nullptr);
 
 }  // namespace d2s::convert

@@ -33,9 +33,22 @@ bool differentiable(const std::string& aten_kind) {
   return !OpRegistry::builtin().overloads("grad::" + aten_kind.substr(6)).empty();
 }
 
+// Nodes that ran under torch.no_grad() (ir::kAttrGradEnabled false) and have no blocks:
+// PyTorch records nothing for them.
+bool grad_off(const Node& n) {
+  const IValue* mode = n.attr(ir::kAttrGradEnabled);
+  return mode && mode->is_bool() && !mode->to_bool() && n.blocks().empty();
+}
+
+// The functional forms of writes made under no_grad, each with the tensor whose history
+// the write kept: PyTorch records no node for such a write, so later uses of the written
+// tensor differentiate into that history — the whole gradient of the new value goes to
+// the old one.
+using GradIdentity = std::unordered_map<const Node*, const Value*>;
+
 // Which values depend on a float tensor input of the graph (they may need a
 // gradient). A forward walk; nested blocks are visited with an explicit stack.
-std::unordered_set<const Value*> values_needing_grad(const Graph& g) {
+std::unordered_set<const Value*> values_needing_grad(const Graph& g, const GradIdentity& identity) {
   std::unordered_set<const Value*> need;
   for (const Value* in : g.inputs()) {
     if (maybe_float_tensor(in)) need.insert(in);
@@ -84,6 +97,11 @@ std::unordered_set<const Value*> values_needing_grad(const Graph& g) {
       }
       continue;
     }
+    if (grad_off(*n)) {
+      auto it = identity.find(n);
+      if (it != identity.end() && need.count(it->second)) need.insert(n->output(0));
+      continue;
+    }
     bool any = std::any_of(n->inputs().begin(), n->inputs().end(),
                            [&](const Value* v) { return need.count(v) > 0; });
     if (!any || n->kind() == kind::Constant) continue;
@@ -102,8 +120,8 @@ std::unordered_set<const Value*> values_needing_grad(const Graph& g) {
 
 class BackwardBuilder {
  public:
-  BackwardBuilder(Graph& g, std::unordered_set<const Value*> need)
-      : g_(g), need_(std::move(need)) {}
+  BackwardBuilder(Graph& g, std::unordered_set<const Value*> need, GradIdentity identity)
+      : g_(g), need_(std::move(need)), identity_(std::move(identity)) {}
 
   // Gradients of the values of one scope (the top block, or one arm of a backward If).
   using Grads = std::unordered_map<const Value*, Value*>;
@@ -117,6 +135,13 @@ class BackwardBuilder {
                                   [&](const Value* v) { return grads.count(v) > 0; });
       if (!has_grad) continue;
       const std::string& k = n->kind();
+      if (grad_off(*n)) {
+        auto id = identity_.find(n);
+        if (id != identity_.end() && need_.count(id->second)) {
+          accumulate(id->second, grads.at(n->output(0)), grads);
+        }
+        continue;
+      }
       if (k == kind::If) {
         backprop_if(n, grads);
       } else if (k == kind::Loop) {
@@ -284,6 +309,10 @@ class BackwardBuilder {
       map[n->output(i)] = c->output(i);
       if (need_.count(n->output(i))) need_.insert(c->output(i));
     }
+    if (auto id = identity_.find(n); id != identity_.end()) {
+      auto m = map.find(id->second);
+      identity_[c] = m == map.end() ? id->second : m->second;
+    }
     for (const Block* b : n->blocks()) {
       Block* cb = c->add_block();
       ir::WithInsertPoint at(g_, cb);
@@ -304,6 +333,7 @@ class BackwardBuilder {
 
   Graph& g_;
   std::unordered_set<const Value*> need_;  // grows with the clones of needing values
+  GradIdentity identity_;                  // grows with the clones of its nodes
 };
 
 // The out-of-place op a write computes, for the functional form of the graph: the
@@ -372,7 +402,7 @@ bool carried_write_is_local(Block* block, Value* self) {
 // this cannot express is an error: into a value of an enclosing block (from an If arm
 // or a loop body), or into a tensor that a list or tuple also holds (a later read
 // through the list would keep the old value).
-void remove_mutation(Graph& graph) {
+void remove_mutation(Graph& graph, GradIdentity* identity) {
   std::unordered_set<const Node*> fresh;  // nodes computing written values (functional_views.h)
   std::vector<std::pair<Block*, Node*>> todo;
   std::vector<Block*> blocks = {graph.block()};
@@ -446,6 +476,11 @@ void remove_mutation(Graph& graph) {
     if (op == "aten::zeros_like") inputs = {self};
     Node* pure = graph.insert(op, inputs, 1, n->range());
     if (!overload.empty()) pure->set_overload(overload);
+    const bool no_grad = grad_off(*n);
+    if (no_grad) {
+      pure->set_attr(ir::kAttrGradEnabled, IValue(false));
+      if (identity) (*identity)[pure] = self;
+    }
     Value* value = pure->output();
     value->set_type(self->type());
     value->set_debug_name(self->debug_name());
@@ -458,7 +493,13 @@ void remove_mutation(Graph& graph) {
     for (auto [user, offset] : later) user->replace_input(offset, value);
     // A write into a view writes its base (and the base's other views) too.
     fresh.insert(pure);
-    write_through_views(graph, block, n, self, value, after_write, fresh);
+    std::vector<std::pair<Node*, Value*>> write_backs;
+    write_through_views(graph, block, n, self, value, after_write, fresh, &write_backs);
+    for (auto [back, base] : write_backs) {
+      if (!no_grad) continue;
+      back->set_attr(ir::kAttrGradEnabled, IValue(false));
+      if (identity) (*identity)[back] = base;
+    }
     n->output()->replace_all_uses_with(value);
     n->destroy();
   }
@@ -467,7 +508,7 @@ void remove_mutation(Graph& graph) {
 }  // namespace
 
 void functionalize(ir::Graph& graph) {
-  remove_mutation(graph);
+  remove_mutation(graph, nullptr);
 }
 
 void build_backward_graph(Graph& graph) {
@@ -475,8 +516,9 @@ void build_backward_graph(Graph& graph) {
     throw Error("the graph has no outputs, so `d2s grad` has nothing to differentiate",
                 SourceRange(), "return the loss from the entry");
   }
-  remove_mutation(graph);
-  const std::unordered_set<const Value*> need = values_needing_grad(graph);
+  GradIdentity identity;
+  remove_mutation(graph, &identity);
+  const std::unordered_set<const Value*> need = values_needing_grad(graph, identity);
   std::vector<Node*> forward;
   for (Node* n : graph.block()->nodes()) forward.push_back(n);
   Value* loss = graph.outputs()[0];
@@ -485,7 +527,7 @@ void build_backward_graph(Graph& graph) {
     if (maybe_float_tensor(in)) wrt.push_back(in);
   }
 
-  BackwardBuilder builder(graph, need);
+  BackwardBuilder builder(graph, need, identity);
   BackwardBuilder::Grads grads;
   const SourceRange at = loss->node()->range();
   if (need.count(loss)) {

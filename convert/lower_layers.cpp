@@ -8,7 +8,8 @@
 
 namespace d2s::convert {
 
-Sugared Lowerer::call_layer_forward(const Sugared& module, ir::Value* x, const SourceRange& range) {
+Sugared Lowerer::call_layer_forward(const Sugared& module, ir::Value* x, const SourceRange& range,
+                                    ir::Value* output_padding) {
   const interp::InstanceValue& inst = *module.module->instance;
   int64_t rank = -1;
   std::string spatial;
@@ -60,6 +61,7 @@ Sugared Lowerer::call_layer_forward(const Sugared& module, ir::Value* x, const S
     }
   }
   if (factor) args[static_cast<size_t>(call.momentum_from_count)] = factor;
+  if (output_padding) args[interp::kConvTransposeOutputPaddingArg] = output_padding;
   ir::Value* out = emit_op(call.op, args, range);
   // A (values, indices) op: the tuple's first item is the op's first output.
   if (call.first_of_tuple) return Sugared::of(out->node()->input(0));

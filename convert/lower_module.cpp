@@ -269,6 +269,19 @@ Sugared Lowerer::call_nn_forward(const Sugared& module, CallArgs& args, const So
          range, "iterate over the " + inst.type + " and call its modules");
   }
   if (inst.nn == NnKind::Recurrent) return call_recurrent_forward(module, args, range);
+  if (inst.nn == NnKind::Layer && inst.type.rfind("ConvTranspose", 0) == 0 &&
+      !args.positional.empty() &&
+      (args.positional.size() == 2 || (args.positional.size() == 1 && args.keywords.size() == 1 &&
+                                       args.keywords[0].first == "output_size"))) {
+    // forward(input, output_size): output_size picks the output_padding.
+    const CallArg& size =
+        args.positional.size() == 2 ? args.positional[1] : args.keywords[0].second;
+    ir::Value* x = as_value(args.positional[0].value, args.positional[0].range);
+    ir::Value* given = as_value(size.value, size.range);
+    if (given->type().kind == ir::TypeKind::None) return call_layer_forward(module, x, range);
+    return call_layer_forward(module, x, range,
+                              conv_transpose_output_padding(inst, x, given, range));
+  }
   if (args.positional.size() != 1 || !args.keywords.empty()) {
     fail("TypeError: " + inst.type + ".forward() takes exactly one input", range);
   }

@@ -264,20 +264,47 @@ void Lowerer::lower_continue(const ast::Stmt& stmt) {
 
 // ------------------------------------------------------------------ others
 
-// with torch.no_grad() / torch.enable_grad(): the body is lowered inline. The graph
-// records the forward computation only, so grad mode leaves no trace in it, as with
-// the @torch.no_grad() decorator (docs/autograd.md). `as NAME` binds None, what the
-// context managers' __enter__ returns.
+// with torch.no_grad() / torch.enable_grad(): the body is lowered inline, and its nodes
+// carry the grad mode (ir::kAttrGradEnabled) so that the executor and `d2s grad` treat
+// them as PyTorch does (an in-place write into a leaf that requires grad is allowed
+// under no_grad; what is computed there has no gradient). `as NAME` binds None, what
+// the context managers' __enter__ returns. The last manager of `with a, b:` decides.
 void Lowerer::lower_with(const ast::With& stmt) {
+  std::optional<bool> grad_enabled;
   for (const ast::WithItem& item : stmt.items) {
-    if (ast::grad_context(*item.context) == ast::GradContext::Other) {
+    const ast::GradContext kind = ast::grad_context(*item.context);
+    if (kind == ast::GradContext::Other) {
       fail(ast::kOtherContextError, item.context->range, ast::kOtherContextHint);
     }
+    grad_enabled = kind == ast::GradContext::EnableGrad;
     if (item.target) {
       assign_target(*item.target, Sugared::of(constant(IValue(), item.target->range)), stmt.range);
     }
   }
-  lower_body(stmt.body);
+  lower_in_grad_mode(grad_enabled, [&] { lower_body(stmt.body); });
+}
+
+void Lowerer::lower_in_grad_mode(std::optional<bool> grad_enabled,
+                                 const std::function<void()>& lower) {
+  if (!grad_enabled) return lower();
+  ir::Node* end = graph_.insert_point();
+  ir::Node* before = end->prev();
+  lower();
+  // The nodes lowered here, nested blocks included; a node already marked comes from an
+  // inner `with` (or decorated call), whose mode wins.
+  std::vector<ir::Node*> todo;
+  for (ir::Node* n = before->next(); n && n != end && n != graph_.insert_point(); n = n->next()) {
+    todo.push_back(n);
+  }
+  while (!todo.empty()) {
+    ir::Node* n = todo.back();
+    todo.pop_back();
+    if (n->kind() == ir::kind::Constant || n->attr(ir::kAttrGradEnabled)) continue;
+    n->set_attr(ir::kAttrGradEnabled, IValue(*grad_enabled));
+    for (ir::Block* b : n->blocks()) {
+      for (ir::Node* inner : b->nodes()) todo.push_back(inner);
+    }
+  }
 }
 
 void Lowerer::lower_assert(const ast::Assert& stmt) {
@@ -354,7 +381,14 @@ Sugared Lowerer::lower_function(const ast::FunctionDef& fn, const std::string& q
       bind_flag(flag::Skip, true);
     };
   }
-  lower_statements(fn.body, implicit_return);
+  // @torch.no_grad() / @torch.enable_grad(): the body's nodes carry the grad mode, as
+  // a `with` body's do; the same recogniser as the `with` statement's.
+  std::optional<bool> grad_enabled;
+  for (const ast::ExprPtr& d : fn.decorators) {
+    const ast::GradContext kind = ast::grad_context(*d);
+    if (kind != ast::GradContext::Other) grad_enabled = kind == ast::GradContext::EnableGrad;
+  }
+  lower_in_grad_mode(grad_enabled, [&] { lower_statements(fn.body, implicit_return); });
   Sugared result;
   if (exit_state(*env_, flag::Ret) == ExitState::Always) {
     result = env_->lookup(flag::RetVal)->value;

@@ -231,6 +231,12 @@ std::vector<Lowerer::IndexItem> Lowerer::emit_index_items(const ast::Subscript& 
       // reads a tuple index.
       ir::Value* list = k == TypeKind::Tuple ? make_list(tuple_items(i, r), r) : i;
       items.push_back({IndexItem::Spread, list, nullptr, nullptr, r});
+    } else if (k == TypeKind::Tensor && i->type().dtype == DType::Int64 && i->type().shape &&
+               i->type().shape->empty()) {
+      // A 0-d integer tensor is a Python int (its __index__), as PyTorch eager's
+      // applySlicing reads it: a select that drops the dim. As an advanced index it would
+      // move the dims when another tensor index follows (x[idx[0], :, [4, 3]]).
+      items.push_back({IndexItem::Basic, emit_op("aten::Int", {i}, r), nullptr, nullptr, r});
     } else if (k == TypeKind::Tensor) {
       items.push_back({IndexItem::Advanced, i, nullptr, nullptr, r});
     } else if (k == TypeKind::List) {
@@ -252,7 +258,12 @@ std::vector<Lowerer::IndexItem> Lowerer::emit_index_items(const ast::Subscript& 
 // `...` stands for the dimensions the others leave; when the rank is unknown, the
 // indices after it count from the end (negative dims), which basic indices allow.
 Lowerer::SubscriptPlan Lowerer::plan_subscript(ir::Value* base, const ast::Subscript& e) {
-  const std::vector<IndexItem> items = emit_index_items(e);
+  return plan_index_items(base, emit_index_items(e), e);
+}
+
+Lowerer::SubscriptPlan Lowerer::plan_index_items(ir::Value* base,
+                                                 const std::vector<IndexItem>& items,
+                                                 const ast::Subscript& e) {
   SubscriptPlan plan;
   for (const IndexItem& it : items) {
     if (it.kind != IndexItem::Spread) continue;
@@ -339,18 +350,62 @@ ir::Value* Lowerer::index_list(const std::vector<ir::Value*>& advanced, const So
   return make_list(items, range);
 }
 
-ir::Value* Lowerer::index_tensor(ir::Value* v, const ast::Subscript& e) {
-  const SubscriptPlan plan = plan_subscript(v, e);
-  if (plan.spread) return emit_op("aten::index", {v, plan.spread}, e.range);
+ir::Value* Lowerer::apply_subscript_plan(ir::Value* v, const SubscriptPlan& plan,
+                                         const SourceRange& range) {
+  if (plan.spread) return emit_op("aten::index", {v, plan.spread}, range);
   for (const SubscriptPlan::Step& s : plan.steps) {
     std::vector<ir::Value*> args{v};
     args.insert(args.end(), s.where.begin(), s.where.end());
-    v = emit_op(s.view, args, e.range);
+    v = emit_op(s.view, args, range);
   }
   if (!plan.advanced.empty()) {
-    v = emit_op("aten::index", {v, index_list(plan.advanced, e.range)}, e.range);
+    v = emit_op("aten::index", {v, index_list(plan.advanced, range)}, range);
   }
   return v;
+}
+
+ir::Value* Lowerer::index_tensor(ir::Value* v, const ast::Subscript& e) {
+  std::vector<IndexItem> items = emit_index_items(e);
+  // A tensor index whose rank is known only when the graph runs may be a 0-d int, which
+  // PyTorch eager reads as an int (a select): that places the other tensor indices'
+  // dims differently when one of them has dims of its own. Both readings, chosen by the
+  // index's dim() when the graph runs.
+  size_t maybe_int = items.size();
+  size_t advanced = 0;
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (items[k].kind != IndexItem::Advanced) continue;
+    ++advanced;
+    const ir::Type& t = items[k].a->type();
+    if (maybe_int == items.size() && !t.shape && t.dtype != DType::Bool) {
+      maybe_int = k;
+    }
+  }
+  if (maybe_int == items.size() || advanced < 2)
+    return apply_subscript_plan(v, plan_index_items(v, items, e), e.range);
+  const SourceRange& r = items[maybe_int].range;
+  ir::Value* index = items[maybe_int].a;
+  ir::Value* zero = constant(IValue(int64_t{0}), r);
+  ir::Value* long_code = constant(IValue(dtype_scalar_type(DType::Int64)), r);
+  ir::Value* is_int =
+      emit_op("aten::__and__",
+              {emit_op("aten::eq", {emit_op("aten::dim", {index}, r), zero}, r),
+               emit_op("aten::eq", {emit_op("prim::dtype", {index}, r), long_code}, r)},
+              r);
+  ir::Node* choice = graph_.insert(ir::kind::If, {is_int}, 1, e.range);
+  {
+    ir::WithInsertPoint guard(graph_, choice->add_block());
+    std::vector<IndexItem> as_int = items;
+    as_int[maybe_int] = {IndexItem::Basic, emit_op("aten::Int", {index}, r), nullptr, nullptr, r};
+    choice->blocks()[0]->register_output(
+        apply_subscript_plan(v, plan_index_items(v, as_int, e), e.range));
+  }
+  {
+    ir::WithInsertPoint guard(graph_, choice->add_block());
+    choice->blocks()[1]->register_output(
+        apply_subscript_plan(v, plan_index_items(v, items, e), e.range));
+  }
+  choice->output()->set_type(ir::Type::tensor(v->type().dtype));
+  return choice->output();
 }
 
 void Lowerer::assign_tensor_item(const ast::Subscript& target, ir::Value* value) {

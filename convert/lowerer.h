@@ -128,6 +128,9 @@ class Lowerer {
                       IteratorState* iterator = nullptr);
   void lower_while(const ast::While& stmt);
   void lower_with(const ast::With& stmt);
+  // Runs `lower`, then marks the nodes it emitted with the grad mode (ir::kAttrGradEnabled)
+  // when there is one.
+  void lower_in_grad_mode(std::optional<bool> grad_enabled, const std::function<void()>& lower);
   // A prim::Loop over `body`; `bind_target` binds the loop variable from the trip
   // index; `recompute_cond` (while loops) evaluates the test again after the body.
   void emit_loop(const ast::Stmt& stmt, const ast::Body& body, ir::Value* max_trips,
@@ -188,6 +191,10 @@ class Lowerer {
   };
   std::vector<IndexItem> emit_index_items(const ast::Subscript& e);
   SubscriptPlan plan_subscript(ir::Value* base, const ast::Subscript& e);
+  SubscriptPlan plan_index_items(ir::Value* base, const std::vector<IndexItem>& items,
+                                 const ast::Subscript& e);
+  ir::Value* apply_subscript_plan(ir::Value* v, const SubscriptPlan& plan,
+                                  const SourceRange& range);
   ir::Value* sequence_index(const ast::Expr& idx);
   ir::Value* index_list(const std::vector<ir::Value*>& advanced, const SourceRange& range);
   ir::Value* emit_binop(ast::BinOpKind op, ir::Value* lhs, ir::Value* rhs,
@@ -239,7 +246,13 @@ class Lowerer {
   // deriving from nn.Sequential that calls super().forward(x).
   Sugared call_nn_forward(const Sugared& module, CallArgs& args, const SourceRange& range);
   // The forward of a convolution, pooling or Flatten layer: its op (lower_layers.cpp).
-  Sugared call_layer_forward(const Sugared& module, ir::Value* x, const SourceRange& range);
+  // `output_padding`, when given, replaces a transposed convolution's (output_size=).
+  Sugared call_layer_forward(const Sugared& module, ir::Value* x, const SourceRange& range,
+                             ir::Value* output_padding = nullptr);
+  // ConvTranspose{1,2}d.forward(x, output_size): the output_padding list PyTorch computes,
+  // checked when the graph runs (lower_conv_transpose.cpp).
+  ir::Value* conv_transpose_output_padding(const interp::InstanceValue& inst, ir::Value* x,
+                                           ir::Value* output_size, const SourceRange& range);
   // The forward of nn.Embedding and the recurrent layers, with their optional state
   // (lower_rnn.cpp).
   Sugared call_recurrent_forward(const Sugared& module, CallArgs& args, const SourceRange& range);

@@ -53,7 +53,7 @@ Dims conv_transpose_shape(const Dims& s, const Args& a, size_t spatial) {
 Dims resample_shape(std::string_view k, const Dims& s, const Args& a, size_t spatial) {
   Dims out(s.begin(), s.end() - static_cast<std::ptrdiff_t>(spatial));
   auto sizes = known_ints(a, 1, spatial);
-  const size_t scales_at = k.find("linear") != std::string_view::npos ? 3 : 2;
+  const size_t scales_at = k.find("nearest") == std::string_view::npos ? 3 : 2;
   const std::optional<IValue> scales = a.value(scales_at);
   for (size_t i = 0; i < spatial; ++i) {
     const Dim& in = s[s.size() - spatial + i];
@@ -143,15 +143,18 @@ std::optional<Dims> interpolate_shape(const Dims& s, const Args& a) {
 
 std::optional<std::vector<Type>> resize_rule(std::string_view k, const Args& a) {
   const bool transpose = in(k, {"conv_transpose1d", "conv_transpose2d"});
-  const bool resample = in(
-      k, {"upsample_nearest1d", "upsample_nearest2d", "upsample_linear1d", "upsample_bilinear2d"});
+  const bool resample =
+      in(k, {"upsample_nearest1d", "upsample_nearest2d", "upsample_linear1d", "upsample_bilinear2d",
+             "upsample_bicubic2d", "upsample_trilinear3d"});
   const bool shuffle = in(k, {"pixel_shuffle", "pixel_unshuffle"});
   if (!transpose && !resample && !shuffle && k != "pad" && k != "__interpolate") {
     return std::nullopt;
   }
   const Dims* s = a.shape(0);
   std::optional<Dims> shape;
-  const size_t spatial = k.find("1d") != std::string_view::npos ? 1 : 2;
+  const size_t spatial = k.find("1d") != std::string_view::npos   ? 1
+                         : k.find("3d") != std::string_view::npos ? 3
+                                                                  : 2;
   if (s) {
     if (transpose && (s->size() == spatial + 1 || s->size() == spatial + 2)) {
       shape = conv_transpose_shape(*s, a, spatial);

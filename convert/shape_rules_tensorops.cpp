@@ -1,7 +1,8 @@
 // Shape rules of the tensor operations of core/kernels_tensorops.cpp that return a list
 // (nonzero_numpy, i.e. nonzero(as_tuple=True), and one-argument where give one 1-D long
 // tensor per dim of self, each as long as self has nonzero elements: unknown here), and
-// of core/kernels_diagonal.cpp (diagonal, diagonal_scatter, diag_embed).
+// of core/kernels_diagonal.cpp (diagonal, diagonal_scatter, diag_embed) and as_strided (its
+// size argument).
 #include <algorithm>
 #include <cstdlib>
 
@@ -51,6 +52,7 @@ std::optional<Type> diagonal_rule(std::string_view k, const Args& a) {
     if (s) out = diagonal_dims(*s, a.int_at(1), a.int_at(2), a.int_at(3));
     return tensor(self.dtype, out);
   }
+  if (k == "as_strided") return tensor(self.dtype, a.dims_at(1));
   if (k == "diagonal_scatter")
     return tensor(self.dtype, s ? std::optional<Dims>(*s) : std::nullopt);
   if (k == "diag_embed") {

@@ -246,6 +246,12 @@ IValue record_op(const OpDef& op, OpContext& ctx, const ValueList& args) {
     } else {
       node->args.push_back(data_only(args[i]));
       if (reads) remember(node->saved, node->args.back(), false);
+      // as_strided reads self's storage: its derivative lays the gradient back through
+      // self's strides and offset in that storage (core/views.h), so self keeps them.
+      if (i == 0 && op.is_view && op.schema.name == "aten::as_strided" && args[0].is_tensor() &&
+          args[0].to_tensor().defined()) {
+        node->args.back().to_tensor().impl()->view = args[0].to_tensor().impl()->view;
+      }
     }
     if (args[i].is_list() || args[i].is_tuple()) {
       for (const IValue& item : args[i].items()) node->edges[i].push_back(edge_to(item));

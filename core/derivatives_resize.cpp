@@ -65,6 +65,15 @@ void register_derivatives_resize(OpRegistry& r) {
        {"upsample_nearest1d", "upsample_nearest2d", "upsample_linear1d", "upsample_bilinear2d"}) {
     r.set_derivative(std::string("aten::") + op + ".vec", resample_grad(op), SavedData::nothing());
   }
+  for (const char* op : {"upsample_bicubic2d", "upsample_trilinear3d"}) {
+    r.set_derivative(
+        std::string("aten::") + op + ".vec",
+        [op](In in) {
+          return first_only(in,
+                            kernels::tap_backward(in.grads[0], kernels::tap_geometry(op, in.args)));
+        },
+        SavedData::nothing());
+  }
   r.set_derivative(
       "aten::__interpolate",
       [](In in) {

@@ -2,7 +2,9 @@
 // alpha * the bmm gradients to the batches) and fmod (g to self; -g * trunc(self / other) to other,
 // PyTorch's formula).
 #include "core/derivatives_util.h"
+#include "core/kernels.h"
 #include "core/kernels_einsum.h"
+#include "core/views.h"
 
 namespace d2s::grad {
 
@@ -96,6 +98,36 @@ ValueList diag_embed_grad(In in) {
       in, op("aten::diagonal", {IValue(in.grads[0]), in.args[1], in.args[2], in.args[3]}));
 }
 
+// as_strided, PyTorch's as_strided_backward: g added at the storage positions it was read
+// from (repeats add up), then read back through self's own place in the storage (its
+// strides and offset: a root's are row-major from 0; record_op keeps a view's), divided
+// where self's elements share a position. Storage positions self does not cover get none.
+ValueList as_strided_grad(In in) {
+  const Tensor self = tensor_of(in.args[0]);
+  const ViewMeta* meta = self.impl()->view.get();
+  const int64_t storage_numel = meta ? meta->base.numel() : self.numel();
+  const int64_t self_offset = meta ? meta->offset : 0;
+  const int64_t offset = in.args[3].is_none() ? self_offset : in.args[3].to_int();
+  const std::vector<int64_t> read = kernels::as_strided_positions(
+      in.args[1].to_int_list(), in.args[2].to_int_list(), offset, storage_numel);
+  const Shape& shape = self.shape();
+  const std::vector<int64_t> own = kernels::as_strided_positions(
+      shape, meta ? meta->strides : strides_of(self), self_offset, storage_numel);
+  const Tensor g = in.grads[0].to(DType::Float32);
+  const float* pg = g.data<float>();
+  std::vector<float> storage(static_cast<size_t>(storage_numel), 0.0f);
+  std::vector<int64_t> count(static_cast<size_t>(storage_numel), 0);
+  for (size_t k = 0; k < read.size(); ++k) storage[static_cast<size_t>(read[k])] += pg[k];
+  for (int64_t p : own) ++count[static_cast<size_t>(p)];
+  Tensor out = Tensor::empty(shape, DType::Float32);
+  float* po = out.data<float>();
+  for (size_t j = 0; j < own.size(); ++j) {
+    const size_t p = static_cast<size_t>(own[j]);
+    po[j] = count[p] > 1 ? storage[p] / static_cast<float>(count[p]) : storage[p];
+  }
+  return first_only(in, out);
+}
+
 }  // namespace
 
 void register_derivatives_tensorops(OpRegistry& r) {
@@ -107,6 +139,7 @@ void register_derivatives_tensorops(OpRegistry& r) {
   r.set_derivative("aten::diagonal", diagonal_grad, SavedData::nothing());
   r.set_derivative("aten::diagonal_scatter", diagonal_scatter_grad, SavedData::nothing());
   r.set_derivative("aten::diag_embed", diag_embed_grad, SavedData::nothing());
+  r.set_derivative("aten::as_strided", as_strided_grad, SavedData::nothing());
 }
 
 }  // namespace d2s::grad

@@ -185,6 +185,9 @@ class Planner {
     ins.op = op_of(n->kind());
     ins.kind = n->kind();
     ins.range = n->range();
+    if (const IValue* mode = n->attr(ir::kAttrGradEnabled); mode && mode->is_bool()) {
+      ins.grad_mode = mode->to_bool() ? 1 : 0;
+    }
     auto attr_str = [n](const char* name) {
       const IValue* v = n->attr(name);
       return v && v->is_string() ? v->to_string() : std::string();

@@ -91,6 +91,7 @@ struct Instr {
   uint32_t dead_inputs = 0;
   uint32_t block0 = 0;       // If: then block; Loop: body
   uint32_t block1 = 0;       // If: else block
+  int8_t grad_mode = -1;     // the node's attribute grad_enabled: 0 or 1; -1 when it has none
   IValue value;              // Constant: value; Guard: seen; TupleIndex: index attr
   std::string text;          // Guard: expr; Raise: exception kind
   std::string what;          // Guard: what was baked ("shape", "bool", ...)

@@ -123,7 +123,14 @@ class Runner {
     for (uint32_t s : b.free_on_entry) release(s);
     for (const Instr& ins : b.instrs) {
       ++stats_.instructions;
-      exec(ins);
+      if (ins.grad_mode < 0) {
+        exec(ins);
+      } else {
+        // A node recorded or lowered under torch.no_grad() / enable_grad() (attribute
+        // grad_enabled) runs in that grad mode, as PyTorch ran it.
+        GradModeGuard mode(ins.grad_mode == 1);
+        exec(ins);
+      }
       for (uint32_t s : ins.free_after) release(s);
     }
     outs.clear();

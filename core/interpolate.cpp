@@ -146,6 +146,12 @@ InterpolateOp interpolate_op(int64_t rank, const std::string& spatial, const IVa
   if (rank == 4 && mode == "bilinear") {
     return {"aten::upsample_bilinear2d", {output_size, align_corners, scale_factors}};
   }
+  if (rank == 4 && mode == "bicubic") {
+    return {"aten::upsample_bicubic2d", {output_size, align_corners, scale_factors}};
+  }
+  if (rank == 5 && mode == "trilinear") {
+    return {"aten::upsample_trilinear3d", {output_size, align_corners, scale_factors}};
+  }
   const bool known_mode = mode == "nearest" || mode == "linear" || mode == "bilinear" ||
                           mode == "bicubic" || mode == "trilinear" || mode == "area" ||
                           mode == "nearest-exact";
@@ -160,8 +166,8 @@ InterpolateOp interpolate_op(int64_t rank, const std::string& spatial, const IVa
     }
     fail("interpolate with mode='" + mode + "' on a " + std::to_string(rank) +
              "-d input is not supported by d2s",
-         "d2s resamples with mode 'nearest', 'area' (3-d and 4-d input), 'linear' (3-d) and "
-         "'bilinear' (4-d)");
+         "d2s resamples with mode 'nearest', 'area' (3-d and 4-d input), 'linear' (3-d), "
+         "'bilinear' and 'bicubic' (4-d) and 'trilinear' (5-d)");
   }
   fail("NotImplementedError: Input Error: Only 3D, 4D and 5D input Tensors supported (got " +
        std::to_string(rank) +

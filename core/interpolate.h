@@ -23,8 +23,8 @@ struct InterpolateOp {
 
 // The op for an input of `rank` dims whose spatial sizes print as `spatial` (PyTorch's
 // list repr, for its messages). Throws a d2s::Error without a range carrying PyTorch's
-// exception and message, or d2s's for what it does not run (bicubic, trilinear,
-// nearest-exact, antialias, recompute_scale_factor=True).
+// exception and message, or d2s's for what it does not run (nearest on 5-d input,
+// area on 5-d input, nearest-exact, antialias, recompute_scale_factor=True).
 InterpolateOp interpolate_op(int64_t rank, const std::string& spatial, const IValue& size,
                              const IValue& scale_factor, const IValue& mode,
                              const IValue& align_corners, const IValue& recompute_scale_factor,

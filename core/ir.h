@@ -79,6 +79,14 @@ inline constexpr KindName ListUnpack = "prim::ListUnpack";
 inline constexpr KindName Uninitialized = "prim::Uninitialized";
 }  // namespace kind
 
+// The grad mode a node ran in when PyTorch would run it under torch.no_grad() (false)
+// or torch.enable_grad() (true) — a trace records it, the parse route sets it on the
+// body of `with torch.no_grad():` and of @torch.no_grad() functions. The executor runs
+// the node in that mode; `d2s grad` takes no gradient through a node marked false
+// (an in-place write marked false keeps the written tensor's history, as PyTorch's).
+// Absent: the mode of the surrounding run.
+inline constexpr const char* kAttrGradEnabled = "grad_enabled";
+
 struct Use {
   Node* user;
   size_t offset;  // index into user->inputs()

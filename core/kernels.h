@@ -40,6 +40,7 @@ void register_sort(OpRegistry& r);          // kernels_sort.cpp: sort, topk, cum
 void register_tensorops(OpRegistry& r);     // kernels_tensorops.cpp: baddbmm, fmod, new_*, ...
 void register_einsum(OpRegistry& r);        // kernels_einsum.cpp
 void register_diagonal(OpRegistry& r);      // kernels_diagonal.cpp: diagonal, diag_embed
+void register_as_strided(OpRegistry& r);    // kernels_as_strided.cpp: as_strided
 void register_list(OpRegistry& r);          // kernels_list.cpp: append, pop, _set_item, ...
 void register_str(OpRegistry& r);           // kernels_str.cpp: join, split, upper, ...
 
@@ -47,10 +48,16 @@ void register_str(OpRegistry& r);           // kernels_str.cpp: join, split, upp
 // pixel_shuffle/unshuffle (kernels_resize.cpp), aten::pad (kernels_pad.cpp).
 void register_conv_transpose(OpRegistry& r);
 void register_resize(OpRegistry& r);
+void register_resample_taps(OpRegistry& r);  // kernels_resample_taps.cpp: bicubic, trilinear
 void register_pad(OpRegistry& r);
 
 // Throws the d2s::Error a kernel reports (no range: OpRegistry::call adds it).
 [[noreturn]] void fail(const std::string& message);
+// The storage positions as_strided(size, stride, offset) reads, row-major over size, on
+// a storage of `storage_numel` elements; PyTorch's errors (kernels_as_strided.cpp).
+std::vector<int64_t> as_strided_positions(const std::vector<int64_t>& size,
+                                          const std::vector<int64_t>& stride, int64_t offset,
+                                          int64_t storage_numel);
 
 // A Tensor argument: the tensor itself, or a Python number wrapped as a 0-d
 // tensor of its category (bool, int64, float32), as PyTorch wraps scalars.

@@ -296,11 +296,16 @@ InterpolatePlan interpolate_plan(const ValueList& a) {
   return plan;
 }
 
+static bool resamples_with_taps(const std::string& op) {
+  return op == "upsample_bicubic2d" || op == "upsample_trilinear3d";
+}
+
 Tensor interpolate_forward(const InterpolatePlan& plan) {
   const Tensor x = tensor_arg(plan.args[0]);
   if (plan.op.rfind("adaptive_avg_pool", 0) == 0) {
     return pool_forward(x, pool_geometry(plan.op, plan.args), nullptr);
   }
+  if (resamples_with_taps(plan.op)) return tap_forward(x, tap_geometry(plan.op, plan.args));
   return resample_forward(x, resample_geometry(plan.op, plan.args));
 }
 
@@ -309,6 +314,7 @@ Tensor interpolate_backward(const Tensor& grad, const InterpolatePlan& plan) {
   if (plan.op.rfind("adaptive_avg_pool", 0) == 0) {
     return pool_backward(grad, x, pool_geometry(plan.op, plan.args));
   }
+  if (resamples_with_taps(plan.op)) return tap_backward(grad, tap_geometry(plan.op, plan.args));
   return resample_backward(grad, resample_geometry(plan.op, plan.args), x.shape());
 }
 

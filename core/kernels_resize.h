@@ -30,6 +30,24 @@ ResampleGeometry resample_geometry(const std::string& op, const ValueList& args)
 Tensor resample_forward(const Tensor& input, const ResampleGeometry& g);
 Tensor resample_backward(const Tensor& grad, const ResampleGeometry& g, const Shape& input_shape);
 
+// aten::upsample_bicubic2d.vec and upsample_trilinear3d.vec (kernels_resample_taps.cpp):
+// per spatial dim, each output index reads `taps` input indices (4 cubic, 2 linear),
+// clamped to the border, with PyTorch's weights.
+struct TapAxis {
+  int64_t taps = 0;
+  std::vector<int64_t> index;  // out * taps input indices
+  std::vector<float> weight;   // their weights
+};
+struct TapGeometry {
+  Shape in_shape, out_shape;
+  int64_t planes = 0;  // product of the leading (batch, channel) dims
+  std::vector<TapAxis> axes;
+};
+// `op` is "upsample_bicubic2d" or "upsample_trilinear3d"; args the op's bound arguments.
+TapGeometry tap_geometry(const std::string& op, const ValueList& args);
+Tensor tap_forward(const Tensor& input, const TapGeometry& g);
+Tensor tap_backward(const Tensor& grad, const TapGeometry& g);
+
 // aten::__interpolate (F.interpolate's arguments): the op core/interpolate.h chooses
 // for the input ("upsample_bilinear2d", "adaptive_avg_pool2d", ...) and its bound
 // arguments; its result and its input's gradient.

@@ -140,9 +140,11 @@ constexpr const char* kMethodOnly[] = {
 // Issue 17's tensor operations: torch.X and Tensor methods alike, and methods only (in-place
 // writes, creation from self).
 constexpr const char* kCommonTensorOps[] = {
-    "index_put",   "topk", "sort", "argsort", "cumsum", "cumprod", "gather",   "scatter",
-    "scatter_add", "flip", "roll", "baddbmm", "fmod",   "nonzero", "diagonal", "diagonal_scatter",
-    "diag_embed"};
+    "index_put",   "topk",      "sort",     "argsort",
+    "cumsum",      "cumprod",   "gather",   "scatter",
+    "scatter_add", "flip",      "roll",     "baddbmm",
+    "fmod",        "nonzero",   "diagonal", "diagonal_scatter",
+    "diag_embed",  "as_strided"};
 constexpr const char* kMethodOnlyTensorOps[] = {
     "index_put_", "scatter_", "scatter_add_", "new_zeros", "new_ones", "new_full", "new_empty"};
 

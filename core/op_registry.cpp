@@ -264,6 +264,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_conv(r);
     kernels::register_conv_transpose(r);
     kernels::register_resize(r);
+    kernels::register_resample_taps(r);
     kernels::register_pad(r);
     kernels::register_pool(r);
     kernels::register_activation(r);
@@ -276,6 +277,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_tensorops(r);
     kernels::register_einsum(r);
     kernels::register_diagonal(r);
+    kernels::register_as_strided(r);
     kernels::register_inplace(r);  // after the out-of-place ops it writes back
     kernels::register_str(r);
     kernels::register_list(r);  // last: Tensor and number overloads of add/add_ come first

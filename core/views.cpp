@@ -134,6 +134,10 @@ void layout_of(const OpDef& op, const ValueList& args, const Tensor& self, int64
     }
     kept.push_back(s[d1] + s[d2]);
     s = kept;
+  } else if (name == "aten::as_strided") {
+    // The strides and offset asked for, in the root's storage (the offset: self's when None).
+    s = args[2].to_int_list();
+    if (args.size() > 3 && !args[3].is_none()) off = int_arg(3);
   } else if (name == "aten::transpose") {
     std::swap(s[wrap(int_arg(1), n)], s[wrap(int_arg(2), n)]);
   } else if (name == "aten::t") {
@@ -191,14 +195,21 @@ void make_view(const Tensor& self, const OpDef& op, const ValueList& args, int64
   auto meta = std::make_shared<ViewMeta>();
   const ViewMeta* parent = self.impl()->view.get();
   meta->base = parent ? parent->base : self;
-  if (parent) meta->steps = parent->steps;
+  layout_of(op, args, self, index, result, out.shape(), &meta->strides, &meta->offset);
+  // as_strided reads the storage wherever self sits in it: one step from the root, with
+  // the offset made explicit, takes it again.
+  const bool from_root = op.schema.name == "aten::as_strided";
+  if (parent && !from_root) meta->steps = parent->steps;
   ViewStep step;
   step.op = &op;
   step.args = args;
   step.args[0] = IValue();  // the replay puts the current tensor here
+  if (from_root) {
+    step.args.resize(4);
+    step.args[3] = IValue(meta->offset);
+  }
   step.output_index = index;
   meta->steps.push_back(std::move(step));
-  layout_of(op, args, self, index, result, out.shape(), &meta->strides, &meta->offset);
   meta->created_in_no_grad = !grad_mode_enabled() || (parent && parent->created_in_no_grad);
   meta->multi_output = index >= 0 || (parent && parent->multi_output);
   out.impl()->view = std::move(meta);

@@ -17,6 +17,8 @@ namespace d2s::onnx_io {
 void add_advanced_index_exports(std::map<std::string, ExportFn>& m);
 // aten::group_norm (op_export_group_norm.cpp).
 void add_group_norm_exports(std::map<std::string, ExportFn>& m);
+// slice_scatter, select_scatter (op_export_view_scatter.cpp).
+void add_view_scatter_exports(std::map<std::string, ExportFn>& m);
 
 namespace {
 
@@ -242,6 +244,7 @@ void add_index_exports(std::map<std::string, ExportFn>& m) {
   m["aten::roll"] = roll;
   add_advanced_index_exports(m);
   add_group_norm_exports(m);
+  add_view_scatter_exports(m);
   m["aten::cumsum"] = cumsum;
   m["aten::gather"] = gather;
   m["aten::scatter"] = [](Emitter& e, N n) { scatter(e, n, false); };

@@ -3,9 +3,10 @@
 // - conv_transpose1d/2d: ConvTranspose (pads, output_padding, dilations, group).
 // - upsample_nearest*: Resize mode nearest, coordinates "asymmetric", nearest_mode
 //   "floor" (PyTorch's floor(dst * in / out), or dst / scale_factor).
-// - upsample_linear1d / bilinear2d: Resize mode linear, "align_corners" or
+// - upsample_linear1d / bilinear2d / trilinear3d: Resize mode linear, "align_corners" or
 //   "half_pixel" (PyTorch's (dst + 0.5) / scale - 0.5, clamped at 0 as ONNX's linear
-//   resize clamps).
+//   resize clamps); upsample_bicubic2d: Resize mode cubic with cubic_coeff_a -0.75
+//   (PyTorch's), the same coordinate modes.
 //   A scale_factor goes to Resize as its scales ([1, 1, s...]), a size as its sizes
 //   (the input's batch and channels from Shape, then the size).
 // - __interpolate (the parse route's F.interpolate): the Resize of the op it chooses.
@@ -100,9 +101,12 @@ void attr_string(onnx::NodeProto* p, const char* name, const std::string& value)
 }
 
 // Resize of `x` for PyTorch's resampling: by `scales` (a float list, one per spatial
-// dim) when given, else to the spatial sizes `out`.
-void emit_resize(Emitter& e, N n, const std::string& x, bool linear, bool align_corners,
+// dim) when given, else to the spatial sizes `out`. `mode` is ONNX's: nearest, linear or
+// cubic (PyTorch's A = -0.75; its taps past the border read the border, as ONNX's with
+// exclude_outside 0).
+void emit_resize(Emitter& e, N n, const std::string& x, const std::string& mode, bool align_corners,
                  const IValue& scales_value, const std::vector<int64_t>& out) {
+  const bool linear = mode != "nearest";
   std::string scales, sizes;
   if (scales_value.is_list()) {
     std::vector<float> s{1.0f, 1.0f};
@@ -118,7 +122,8 @@ void emit_resize(Emitter& e, N n, const std::string& x, bool linear, bool align_
   std::vector<std::string> ins{x, "", scales};
   if (!sizes.empty()) ins.push_back(sizes);
   e.bind(n.output(), e.add1("Resize", ins, [&](onnx::NodeProto* p) {
-    attr_string(p, "mode", linear ? "linear" : "nearest");
+    attr_string(p, "mode", mode);
+    if (mode == "cubic") attr_float(p, "cubic_coeff_a", -0.75f);
     attr_string(p, "coordinate_transformation_mode",
                 !linear         ? "asymmetric"
                 : align_corners ? "align_corners"
@@ -127,9 +132,18 @@ void emit_resize(Emitter& e, N n, const std::string& x, bool linear, bool align_
   }));
 }
 
+// The ONNX Resize mode of a resampling op's name.
+std::string resize_mode(const std::string& op) {
+  if (op.find("bicubic") != std::string::npos) return "cubic";
+  return op.find("linear") != std::string::npos ? "linear" : "nearest";
+}
+
 void resample(Emitter& e, N n) {
-  const bool linear = n.kind().find("linear") != std::string::npos;
-  const size_t spatial = n.kind().find("1d") != std::string::npos ? 1 : 2;
+  const std::string mode = resize_mode(n.kind());
+  const bool linear = mode != "nearest";
+  const size_t spatial = n.kind().find("1d") != std::string::npos   ? 1
+                         : n.kind().find("3d") != std::string::npos ? 3
+                                                                    : 2;
   const std::string x = input_of_rank(e, n, static_cast<int64_t>(spatial) + 2);
   const size_t scales_at = linear ? 3 : 2;
   bool align_corners = false;
@@ -143,7 +157,7 @@ void resample(Emitter& e, N n) {
   if (!(scale_value && scale_value->is_list()) && !Emitter::constant_ints(n.input(1), &out)) {
     e.fail(n, "the output size of " + n.kind() + " must be constant for ONNX export");
   }
-  emit_resize(e, n, x, linear, align_corners, scale_value ? *scale_value : IValue(), out);
+  emit_resize(e, n, x, mode, align_corners, scale_value ? *scale_value : IValue(), out);
 }
 
 // aten::__interpolate: the op core/interpolate.h chooses for the input's rank.
@@ -175,11 +189,11 @@ void interpolate(Emitter& e, N n) {
   if (op.op.find("upsample") == std::string::npos) {
     e.fail(n, "F.interpolate with mode='area' has no ONNX mapping in d2s");
   }
-  const bool linear = op.op.find("linear") != std::string::npos;
+  const std::string mode = resize_mode(op.op);
   const std::string x = e.name_as(n.input(0), DType::Float32);
   std::vector<int64_t> out;
   if (op.args[0].is_list()) out = op.args[0].to_int_list();
-  emit_resize(e, n, x, linear, linear && op.args[1].to_bool(), op.args.back(), out);
+  emit_resize(e, n, x, mode, mode != "nearest" && op.args[1].to_bool(), op.args.back(), out);
 }
 
 void pixel_shuffle(Emitter& e, N n) {
@@ -258,8 +272,9 @@ void pad(Emitter& e, N n) {
 void add_resize_exports(std::map<std::string, ExportFn>& m) {
   m["aten::conv_transpose1d"] = conv_transpose;
   m["aten::conv_transpose2d"] = conv_transpose;
-  for (const char* k : {"aten::upsample_nearest1d", "aten::upsample_nearest2d",
-                        "aten::upsample_linear1d", "aten::upsample_bilinear2d"}) {
+  for (const char* k :
+       {"aten::upsample_nearest1d", "aten::upsample_nearest2d", "aten::upsample_linear1d",
+        "aten::upsample_bilinear2d", "aten::upsample_bicubic2d", "aten::upsample_trilinear3d"}) {
     m[k] = resample;
   }
   m["aten::__interpolate"] = interpolate;

@@ -400,7 +400,7 @@ LayerCall layer_call(const InstanceValue& m, const SourceRange& range, int64_t i
 }
 
 IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
-                     const SourceRange& range) {
+                     const SourceRange& range, const IValue* output_padding) {
   LayerCall call;
   try {
     call = x.is_tensor()
@@ -412,6 +412,7 @@ IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
   if (x.is_tensor()) {
     if (std::string e = norm_input_error(m, x.to_tensor().dim()); !e.empty()) in.fail(e, range);
   }
+  if (output_padding) call.args[kConvTransposeOutputPaddingArg].value = *output_padding;
   IValue factor;
   if (!call.count_batches.empty()) {
     // _BatchNorm.forward: num_batches_tracked.add_(1), and 1 / float(it) as the factor

@@ -51,9 +51,10 @@ IValue uniform_parameter(Interpreter& in, const Shape& shape, float bound,
 // checks, attributes and default initialisation).
 void construct_layer(Interpreter& in, const IValue& self, InstanceValue& inst, ValueList args,
                      Kwargs kwargs, const SourceRange& range);
-// forward(x) in the interpreter.
+// forward(x) in the interpreter; `output_padding`, when given, replaces a transposed
+// convolution's (its forward's output_size=).
 IValue layer_forward(Interpreter& in, const InstanceValue& m, const IValue& x,
-                     const SourceRange& range);
+                     const SourceRange& range, const IValue* output_padding = nullptr);
 // PyTorch's extra_repr of the layer.
 std::string layer_extra_repr(const Interpreter& in, const InstanceValue& m);
 
@@ -76,6 +77,12 @@ void construct_resize_layer(Interpreter& in, const IValue& self, InstanceValue& 
 LayerCall resize_layer_call(const InstanceValue& m, const SourceRange& range, int64_t input_rank,
                             const std::string& spatial);
 std::string resize_extra_repr(const Interpreter& in, const InstanceValue& m);
+// ConvTranspose{1,2}d.forward(x, output_size): the output_padding PyTorch's
+// _output_padding computes for the input's sizes, with its ValueErrors.
+IValue conv_transpose_output_padding(Interpreter& in, const InstanceValue& m, const IValue& x,
+                                     const IValue& output_size, const SourceRange& range);
+// The index of a transposed convolution's output_padding in its LayerCall's args.
+constexpr size_t kConvTransposeOutputPaddingArg = 5;
 // F.interpolate (and its older name F.upsample) in the interpreter: the op
 // interpolate.h chooses, called on the input.
 IValue functional_interpolate(Interpreter& in, const std::string& fname, ValueList args,

@@ -216,6 +216,15 @@ IValue Interpreter::forward_nn(InstanceValue& m, ValueList args, Kwargs kwargs,
   if (m.nn == NnKind::Recurrent) {
     return recurrent_forward(*this, m, std::move(args), std::move(kwargs), range);
   }
+  if (m.nn == NnKind::Layer && m.type.rfind("ConvTranspose", 0) == 0) {
+    // forward(input, output_size=None): output_size picks the output_padding.
+    ValueList a =
+        bind_args(m.type + ".forward", {{"input", std::nullopt}, {"output_size", IValue()}},
+                  std::move(args), std::move(kwargs), range);
+    if (a[1].is_none()) return layer_forward(*this, m, a[0], range);
+    const IValue padding = conv_transpose_output_padding(*this, m, a[0], a[1], range);
+    return layer_forward(*this, m, a[0], range, &padding);
+  }
   ValueList a = bind_args(m.type + ".forward", {{"input", std::nullopt}}, std::move(args),
                           std::move(kwargs), range);
   const IValue& x = a[0];

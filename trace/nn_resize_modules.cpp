@@ -311,6 +311,64 @@ std::string resize_extra_repr(const Interpreter& in, const InstanceValue& m) {
   return s("padding");
 }
 
+IValue conv_transpose_output_padding(Interpreter& in, const InstanceValue& m, const IValue& x,
+                                     const IValue& output_size, const SourceRange& range) {
+  const int64_t spatial = spatial_of(m.type);
+  if (!x.is_tensor()) return int_list(get(m, "output_padding"));  // the op reports it
+  const Shape& shape = x.to_tensor().shape();
+  const int64_t dim = static_cast<int64_t>(shape.size());
+  // _ConvTransposeNd._output_padding, as PyTorch 1.13 writes it.
+  const int64_t non_spatial = dim == spatial + 2 ? 2 : 1;
+  const ValueList* given = seq_items(output_size);
+  if (!given) {
+    in.fail(
+        "TypeError: output_size must be a list or tuple of ints, not " + py_type_name(output_size),
+        range);
+  }
+  ValueList sizes = *given;
+  IValue shown = output_size;  // output_size[non_spatial:] when it is that long
+  if (static_cast<int64_t>(sizes.size()) == non_spatial + spatial) {
+    sizes.erase(sizes.begin(), sizes.begin() + non_spatial);
+    shown = as_obj<SizeValue>(output_size) ? make_size(sizes)
+            : output_size.is_list()        ? IValue::list(sizes)
+                                           : IValue::tuple(sizes);
+  }
+  if (static_cast<int64_t>(sizes.size()) != spatial) {
+    const std::string n = std::to_string(spatial);
+    in.fail("ValueError: ConvTranspose" + n + "D: for " + std::to_string(dim) +
+                "D input, output_size must have " + n + " or " +
+                std::to_string(non_spatial + spatial) + " elements (got " +
+                std::to_string(given->size()) + ")",
+            range);
+  }
+  const std::vector<int64_t> stride = int_list(get(m, "stride")).to_int_list();
+  const std::vector<int64_t> padding = int_list(get(m, "padding")).to_int_list();
+  const std::vector<int64_t> dilation = int_list(get(m, "dilation")).to_int_list();
+  const std::vector<int64_t> kernel = int_list(get(m, "kernel_size")).to_int_list();
+  std::vector<int64_t> min_sizes, max_sizes, wanted, result;
+  for (int64_t d = 0; d < spatial; ++d) {
+    const int64_t size = shape[static_cast<size_t>(d + non_spatial)];
+    min_sizes.push_back((size - 1) * stride[d] - 2 * padding[d] + dilation[d] * (kernel[d] - 1) +
+                        1);
+    max_sizes.push_back(min_sizes.back() + stride[d] - 1);
+    wanted.push_back(in.to_index(sizes[static_cast<size_t>(d)], PyConversion::Index, range,
+                                 "output_size must hold ints"));
+  }
+  for (int64_t d = 0; d < spatial; ++d) {
+    if (wanted[d] < min_sizes[d] || wanted[d] > max_sizes[d]) {
+      ValueList input_spatial;
+      for (size_t i = 2; i < shape.size(); ++i) input_spatial.push_back(IValue(shape[i]));
+      in.fail("ValueError: requested an output size of " + in.py_str(shown) +
+                  ", but valid sizes range from " + in.py_str(IValue::int_list(min_sizes)) +
+                  " to " + in.py_str(IValue::int_list(max_sizes)) + " (for an input of " +
+                  in.py_str(make_size(input_spatial)) + ")",
+              range);
+    }
+    result.push_back(wanted[d] - min_sizes[d]);
+  }
+  return IValue::int_list(result);
+}
+
 }  // namespace d2s::interp
 
 namespace d2s::interp {

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <utility>
 
+#include "core/autograd.h"
+
 namespace d2s::trace_detail {
 
 namespace {
@@ -124,6 +126,8 @@ IValue TraceHooks::record(const OpDef& op, const ValueList& args, const ValueLis
   const bool multi = returns > 1 && result.is_tuple() && result.tuple_items().size() == returns;
   ir::Node* node = builder_.insert(schema.name, inputs, multi ? returns : 1, range);
   node->set_overload(schema.overload);
+  // Recorded under torch.no_grad(): the graph runs it so (docs/autograd.md).
+  if (!grad_mode_enabled()) node->set_attr(ir::kAttrGradEnabled, IValue(false));
   if (!multi) return bind_output(node->output(), std::move(result), from, range);
   ValueList items;
   for (size_t k = 0; k < returns; ++k) {

@@ -253,6 +253,13 @@ const std::map<std::string, Case>& cases() {
     c["aten::upsample_bilinear2d.vec"] = [](Inputs& in) {
       return ValueList{in.t({1, 2, 3, 4}), ints({5, 3}), IValue(true), IValue()};
     };
+    // Taps past the border (clamped) and a scale factor; trilinear by size.
+    c["aten::upsample_bicubic2d.vec"] = [floats](Inputs& in) {
+      return ValueList{in.t({1, 2, 3, 4}), IValue(), IValue(false), floats({1.5, 0.75})};
+    };
+    c["aten::upsample_trilinear3d.vec"] = [](Inputs& in) {
+      return ValueList{in.t({1, 1, 2, 3, 2}), ints({3, 2, 4}), IValue(true), IValue()};
+    };
     c["aten::__interpolate"] = [](Inputs& in) {
       return ValueList{in.t({1, 1, 3, 3}), ints({4, 5}), IValue(), s("bilinear"), IValue(false)};
     };
@@ -366,6 +373,11 @@ const std::map<std::string, Case>& cases() {
       return ValueList{in.t({3, 5}), in.t({3}), 1, 0, 1};
     };
     c["aten::diag_embed"] = [](Inputs& in) { return ValueList{in.t({2, 3}), 1, 0, 2}; };
+    // Overlapping windows (positions repeat: their gradients add), and an offset.
+    c["aten::as_strided"] = [](Inputs& in) {
+      return ValueList{in.t({3, 4}), IValue::int_list({3, 2, 3}), IValue::int_list({2, 1, 2}),
+                       int64_t{1}};
+    };
     c["aten::slice_scatter"] = [](Inputs& in) {
       return ValueList{in.t({5, 2}), in.t({2, 2}), 0, 1, 5, 2};
     };

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Error programs checked against the error PyTorch raises, live.
 
-    live_errors.py D2S --samples DIR [--mode eager[,trace,parse]]
+    live_errors.py D2S --samples DIR [--mode eager[,trace,parse]] [--exit N]
 
 For every DIR/<name>.py (inputs from <name>.inputs.yaml when present), runs the entry
 under real PyTorch, which must raise, and under `D2S run --mode MODE`, which must exit
@@ -9,6 +9,9 @@ under real PyTorch, which must raise, and under `D2S run --mode MODE`, which mus
 traceback ends in, and a message holding PyTorch's exception type and message (its
 first line, as d2s writes Python's `Type: message`; RuntimeErrors of ops may be
 written without the type, as d2s writes kernel errors).
+
+--exit N expects that exit code instead of 2: 1 for an error the program raises while
+a parsed graph runs (prim::RaiseException, as TorchScript raises it).
 
 Prints PASS/FAIL per case and `N passed, N failed`; exits 1 on any failure, 2 without
 PyTorch.
@@ -37,7 +40,7 @@ def torch_error(path, inputs):
     raise Mismatch("PyTorch ran the program without an error")
 
 
-def check(d2s, path, mode, tmp):
+def check(d2s, path, mode, tmp, want_exit=2):
     inputs_path = path[:-3] + ".inputs.yaml"
     sets = input_sets(inputs_path) if os.path.exists(inputs_path) else [{}]
     inputs = sets[0]
@@ -48,8 +51,8 @@ def check(d2s, path, mode, tmp):
     if mode == "trace" and inputs:
         args += ["--trace-inputs", os.path.join(tmp, "in.yaml")]
     p = run_d2s(d2s, args, tmp)
-    if p.returncode != 2:
-        raise Mismatch(f"exit {p.returncode}, expected 2: {first_lines(p.stderr)}")
+    if p.returncode != want_exit:
+        raise Mismatch(f"exit {p.returncode}, expected {want_exit}: {first_lines(p.stderr)}")
     base = re.escape(os.path.basename(path))
     at = re.search(r"(^|/)" + base + r":(\d+):(\d+): error: (.*)", p.stderr, re.M)
     if not at:
@@ -68,6 +71,7 @@ def main():
     ap.add_argument("--samples", required=True)
     ap.add_argument("--mode", default="eager")
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--exit", type=int, default=2, help="the exit code expected (default 2)")
     args = ap.parse_args()
     passed = failed = 0
     for mode in args.mode.split(","):
@@ -75,7 +79,7 @@ def main():
             path = os.path.join(args.samples, name + ".py")
             with tempfile.TemporaryDirectory() as tmp:
                 try:
-                    check(args.d2s, path, mode, tmp)
+                    check(args.d2s, path, mode, tmp, args.exit)
                     print(f"PASS {mode}:{name}")
                     passed += 1
                 except Mismatch as e:
