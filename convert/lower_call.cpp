@@ -226,6 +226,7 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     }
     return v;
   }
+  if (q == "dict") return call_dict_builtin(args, range);  // lower_dict.cpp
   if (q == "print") {
     for (const auto& [name, a] : args.keywords) {
       fail("print(" + name + "=...) is not supported by the parse route", a.range,
@@ -356,6 +357,7 @@ Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs&
                              const SourceRange& range) {
   const Type& t = self->type();
   if (t.kind == TypeKind::List) return call_list_method(self, name, args, range);
+  if (t.kind == TypeKind::Dict) return call_dict_method(self, name, args, range);
   if (!t.is_tensor() && t.kind != TypeKind::Any) {
     fail("'" + t.str() + "' object has no method '" + name + "' in the parse route", range,
          t.kind == TypeKind::List ? "lists cannot be changed in the parse route; build a new one"
