@@ -315,6 +315,35 @@ std::string list_op(const ir::Node& n, const std::vector<std::string>& args) {
   return {};
 }
 
+// The dict ops of core/kernels_dict.cpp as the dict literals, methods and subscripts
+// that make them (convert/lower_dict.cpp reads each spelling back); empty for another
+// op. keys/values/items are lists in the graph (a dict view cannot be indexed), and the
+// statements `d[k] = v` / `del d[k]` are written as the calls they stand for.
+std::string dict_op(const ir::Node& n, const std::vector<std::string>& args) {
+  if (n.kind() == "prim::DictConstruct") {
+    std::string out;
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+      out += (i ? ", " : "") + args[i] + ": " + args[i + 1];
+    }
+    return "{" + out + "}";
+  }
+  if (args.empty() || n.input(0)->type().kind != ir::TypeKind::Dict) return {};
+  const std::string_view name = base_name(n.kind());
+  const std::string self = operand(args[0]);
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (name == "__getitem__" && rest.size() == 1) return self + "[" + rest[0] + "]";
+  if (name == "_set_item") return self + ".__setitem__(" + join(rest) + ")";
+  if (name == "Delete") return self + ".__delitem__(" + join(rest) + ")";
+  if (name == "__contains__" && rest.size() == 1) return "(" + rest[0] + " in " + self + ")";
+  if (name == "keys" || name == "values" || name == "items") {
+    return "list(" + self + "." + std::string(name) + "())";
+  }
+  if (name == "get" || name == "pop" || name == "update" || name == "clear" || name == "copy") {
+    return self + "." + std::string(name) + "(" + join(rest) + ")";
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string python_literal(const IValue& v) {
@@ -515,6 +544,8 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
     if (!out.empty()) return out;
     out = str_op(n, args);
     if (!out.empty()) return out;
+    out = dict_op(n, args);
+    if (!out.empty()) return out;
     if (name == "slice") out = subscript(n, ref, true);
     if (name == "select") out = subscript(n, ref, false);
     if (name == "index" && n.inputs().size() == 2) out = index_subscript(n, ref);
@@ -524,6 +555,8 @@ std::string node_expression(const ir::Node& n, const RefFn& ref) {
     if (out.empty()) out = call(n, ref);
   } else if (kind == "prim::dtype") {
     return operand(args.at(0)) + ".dtype";
+  } else if (kind == "prim::DictConstruct") {
+    out = dict_op(n, args);
   } else {
     out = builtin_or_math(n, ref);
   }

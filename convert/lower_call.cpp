@@ -231,6 +231,7 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     }
     return v;
   }
+  if (q == "dict") return call_dict_builtin(args, range);  // lower_dict.cpp
   if (q == "print") {
     for (const auto& [name, a] : args.keywords) {
       fail("print(" + name + "=...) is not supported by the parse route", a.range,
@@ -362,6 +363,7 @@ Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs&
                              const SourceRange& range) {
   const Type& t = self->type();
   if (t.kind == TypeKind::List) return call_list_method(self, name, args, range);
+  if (t.kind == TypeKind::Dict) return call_dict_method(self, name, args, range);
   if (t.kind == TypeKind::Str) {
     // str methods are ops, as in TorchScript graphs (core/kernels_str.cpp); a label
     // known at conversion time folds to a constant. Python's keyword names become the

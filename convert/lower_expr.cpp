@@ -105,10 +105,10 @@ Sugared Lowerer::emit_sugared(const ast::Expr& e) {
     case ast::ExprKind::Comp:
       return emit_comp(e.as<ast::Comp>());
     case ast::ExprKind::Dict:
+      return Sugared::of(emit_dict(e.as<ast::DictExpr>()));  // lower_dict.cpp
     case ast::ExprKind::Set:
-      fail(std::string(e.kind == ast::ExprKind::Dict ? "a dict" : "a set") +
-               " is not supported by the parse route (it has no dict or set values yet)",
-           e.range, "eager and trace modes run it (d2s run --mode eager, or --mode trace)");
+      fail("a set is not supported by the parse route (it has no set values)", e.range,
+           "eager and trace modes run it (d2s run --mode eager, or --mode trace)");
     case ast::ExprKind::Ellipsis:
       fail("'...' is only supported in a tensor subscript by the parse route", e.range);
     case ast::ExprKind::Int:

@@ -123,11 +123,14 @@ std::vector<Sugared> Lowerer::require_items(const Sugared& v, const std::string&
 }
 
 Sugared Lowerer::emit_comp(const ast::Comp& e) {
-  if (e.comp == ast::CompKind::Dict || e.comp == ast::CompKind::Set) {
-    fail(std::string(e.comp == ast::CompKind::Dict ? "a dict" : "a set") +
-             " comprehension is not supported by the parse route (it has no dict or set values "
-             "yet)",
-         e.range, kEagerRuns);
+  if (e.comp == ast::CompKind::Dict) {
+    fail("a dict comprehension is not supported by the parse route", e.range,
+         std::string("build the dict in a for loop (`d[k] = v`), which the parse route lowers; ") +
+             kEagerRuns);
+  }
+  if (e.comp == ast::CompKind::Set) {
+    fail("a set comprehension is not supported by the parse route (it has no set values)", e.range,
+         kEagerRuns);
   }
   CompOut out;
   comp_level(e, 0, &out);
@@ -279,6 +282,10 @@ void Lowerer::CompOut::go_dynamic(Lowerer& l, const SourceRange& range) {
 std::optional<Sugared> Lowerer::emit_in(ast::CmpOpKind op, const Sugared& lhs, const Sugared& rhs,
                                         const SourceRange& range) {
   if (op != ast::CmpOpKind::In && op != ast::CmpOpKind::NotIn) return std::nullopt;
+  if (rhs.is_value() && rhs.value->type().kind == TypeKind::Dict) {  // lower_dict.cpp
+    ir::Value* found = dict_contains(rhs.value, as_value(lhs, range), range);
+    return Sugared::of(op == ast::CmpOpKind::NotIn ? emit_not(found, range) : found);
+  }
   std::optional<std::vector<Sugared>> items = items_of(rhs, range);
   if (!items) return std::nullopt;
   ir::Value* x = as_value(lhs, range);
@@ -516,6 +523,15 @@ void Lowerer::lower_try(const ast::Try& stmt) {
 
 void Lowerer::lower_delete(const ast::Delete& stmt) {
   for (const ast::ExprPtr& t : stmt.targets) {
+    if (t->kind == ast::ExprKind::Subscript) {
+      // `del d[k]` of a dict (lower_dict.cpp).
+      const auto& s = t->as<ast::Subscript>();
+      ir::Value* base = emit_expr(*s.value);
+      if (base->type().kind == TypeKind::Dict) {
+        delete_dict_item(base, s);
+        continue;
+      }
+    }
     if (t->kind != ast::ExprKind::Name) {
       fail("'del' of anything but a name is not supported by the parse route", t->range,
            kEagerRuns);

@@ -124,6 +124,18 @@ std::optional<Type> join_types(const Type& a, const Type& b) {
       if (a.elements.empty() || b.elements.empty()) return Type::optional(Type::any());
       if (auto e = join_types(a.elements[0], b.elements[0])) return Type::optional(*e);
       return std::nullopt;
+    case TypeKind::Dict:
+      if (a.elements.size() != 2 || b.elements.size() != 2) return std::nullopt;
+      for (size_t i = 0; i < 2; ++i) {
+        if (a.elements[i].kind == TypeKind::Any) {
+          out.elements[i] = b.elements[i];
+        } else if (b.elements[i].kind != TypeKind::Any) {
+          auto e = join_types(a.elements[i], b.elements[i]);
+          if (!e) return std::nullopt;
+          out.elements[i] = *e;
+        }
+      }
+      return out;
     default:
       return out;
   }

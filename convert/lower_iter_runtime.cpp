@@ -32,6 +32,7 @@ std::optional<Lowerer::CompIterable> Lowerer::runtime_items(ir::Value* x, const 
     };
     return out;
   }
+  if (x->type().kind == TypeKind::Dict) x = dict_list(x, "keys", r);  // a dict's keys
   if (x->type().kind == TypeKind::List) {
     out.trips = emit_op("aten::len", {x}, r);
     out.item_at = [this, x, r](ir::Value* i) { return list_item_at(x, i, r); };

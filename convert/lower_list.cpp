@@ -272,6 +272,12 @@ ir::Value* Lowerer::as_list(ir::Value* v, const SourceRange& range) {
 
 ir::Value* Lowerer::list_copy(ir::Value* list, const SourceRange& range) {
   if (auto items = static_list_items(list, range)) return make_list(*items, range);
+  // `list(d.keys())`: a dict's keys, values or items are a new list no one else holds
+  // yet (lower_dict.cpp), so it is the copy.
+  const std::string& made_by = list->node()->kind();
+  if ((made_by == "aten::keys" || made_by == "aten::values" || made_by == "aten::items") &&
+      !list->has_uses() && list->debug_name().empty())
+    return list;
   ir::Value* out = emit_op("aten::list", {list}, range);
   out->set_type(list->type());
   return out;

@@ -138,6 +138,8 @@ void Lowerer::lower_for(const ast::For& stmt) {
     }
     return lower_for_list(stmt, v);
   }
+  // `for k in d`: the keys, read when the graph runs (lower_dict.cpp).
+  if (t.kind == TypeKind::Dict) return lower_for_list(stmt, dict_list(v, "keys", iter.range));
   if (t.is_tensor()) {
     // Rows of a tensor: as many trips as its first dimension.
     ir::Value* trips =

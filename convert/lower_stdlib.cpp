@@ -234,6 +234,8 @@ std::optional<Sugared> Lowerer::python_object(const IValue& v, const SourceRange
     s.items = std::make_shared<const std::vector<Sugared>>(std::move(items));
     return s;
   }
+  // A dict kept by __init__ (`self.vocab = {"a": 0, ...}`): lower_dict.cpp.
+  if (std::optional<ir::Value*> d = frozen_dict(v, range)) return Sugared::of(*d);
   return std::nullopt;
 }
 

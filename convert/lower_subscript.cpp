@@ -57,6 +57,12 @@ Sugared Lowerer::emit_subscript(const ast::Subscript& e) {
   }
   ir::Value* v = as_value(base, e.value->range);
   const Type& t = v->type();
+  if (t.kind == TypeKind::Dict) {  // d[key] (lower_dict.cpp)
+    if (e.indices.size() != 1 || e.indices[0]->kind == ast::ExprKind::Slice) {
+      fail("a dict is indexed by one key", e.range);
+    }
+    return Sugared::of(dict_item(v, emit_expr(*e.indices[0]), e.range));
+  }
   if (t.kind == TypeKind::Tuple || (t.kind == TypeKind::List && static_list_items(v, e.range))) {
     return Sugared::of(index_sequence(v, e));
   }
@@ -411,6 +417,7 @@ ir::Value* Lowerer::index_tensor(ir::Value* v, const ast::Subscript& e) {
 void Lowerer::assign_tensor_item(const ast::Subscript& target, ir::Value* value) {
   ir::Value* base = emit_expr(*target.value);
   if (base->type().kind == TypeKind::List) return assign_list_item(base, target, value);
+  if (base->type().kind == TypeKind::Dict) return assign_dict_item(base, target, value);
   if (!base->type().is_tensor() && base->type().kind != TypeKind::Any) {
     fail("assigning to an item of a " + base->type().str() + " is not supported by the parse route",
          target.range, "build a new value instead, e.g. a new tuple");

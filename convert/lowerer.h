@@ -377,6 +377,40 @@ class Lowerer {
   void lower_for_list(const ast::For& stmt, ir::Value* list);
   ir::Value* list_slice(ir::Value* list, const ast::Slice& s);
 
+  // ------------------------------------------------ dicts (lower_dict.cpp)
+  // `{k: v, **d}`: prim::DictConstruct (and aten::update for a spread).
+  ir::Value* emit_dict(const ast::DictExpr& e);
+  // dict(...) of a dict or of keywords.
+  Sugared call_dict_builtin(CallArgs& args, const SourceRange& range);
+  // A dict's key or value type widened by one more (`what`: "key" or "value"); an
+  // error when they have no common type.
+  ir::Type dict_join(const ir::Type& have, const ir::Type& item, const char* what,
+                     const SourceRange& range);
+  // The dict's types from a key and value put into it (`{}` gets them from its first).
+  void refine_dict(ir::Value* dict, const ir::Type& key, const ir::Type& value,
+                   const SourceRange& range);
+  // `key`, checked against the dict's key type.
+  ir::Value* dict_key(ir::Value* dict, ir::Value* key, const SourceRange& range);
+  ir::Value* dict_item(ir::Value* dict, ir::Value* key, const SourceRange& range);
+  void dict_set_item(ir::Value* dict, ir::Value* key, ir::Value* value, const SourceRange& range);
+  void assign_dict_item(ir::Value* dict, const ast::Subscript& target, ir::Value* value);
+  void delete_dict_item(ir::Value* dict, const ast::Subscript& target);
+  ir::Value* dict_contains(ir::Value* dict, ir::Value* key, const SourceRange& range);
+  // d.keys(), d.values(), d.items() (`which`): a new list.
+  ir::Value* dict_list(ir::Value* dict, const char* which, const SourceRange& range);
+  ir::Value* dict_copy(ir::Value* dict, const SourceRange& range);
+  void dict_update(ir::Value* dict, ir::Value* more, const SourceRange& range);
+  Sugared call_dict_method(ir::Value* self, const std::string& name, CallArgs& args,
+                           const SourceRange& range);
+  // A module attribute holding a dict of str or int keys and constant values of one type
+  // (a vocabulary, a table of sizes): a prim::DictConstruct of constants that the graph
+  // may read but not change; nullopt for another value.
+  std::optional<ir::Value*> frozen_dict(const IValue& v, const SourceRange& range);
+  // Refuses a write into such a dict.
+  void note_dict_write(ir::Value* dict, const SourceRange& range);
+  // The entry of such a dict for a key known at conversion time; null otherwise.
+  ir::Value* frozen_dict_entry(ir::Value* dict, ir::Value* key);
+
   void lower_raise(const ast::Raise& stmt);
   void lower_try(const ast::Try& stmt);
   void lower_delete(const ast::Delete& stmt);
@@ -451,6 +485,8 @@ class Lowerer {
   // Lists written into (lower_list.cpp), and the prim::Loop bodies being lowered with
   // the lists whose items were read at conversion time inside them.
   std::unordered_set<const ir::Value*> changing_lists_;
+  // Dicts made from module attributes (lower_dict.cpp's frozen_dict).
+  std::unordered_set<const ir::Value*> frozen_dicts_;
   struct LoopBody {
     const ir::Block* block;
     std::vector<std::pair<const ir::Value*, SourceRange>> static_reads;

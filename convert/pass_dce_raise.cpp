@@ -54,6 +54,19 @@ bool total_on_its_inputs(const ir::Node& n) {
                  "aten::gelu",       "aten::silu",  "aten::zeros_like", "aten::ones_like"})) {
     return true;
   }
+  // Reads of a dict that no value makes fail (core/kernels_dict.cpp), and a dict made
+  // of str or int keys (the only keys whose hashing cannot fail).
+  if (k == "prim::DictConstruct") {
+    for (size_t i = 0; i < n.inputs().size(); i += 2) {
+      const ir::TypeKind key = n.input(i)->type().kind;
+      if (key != ir::TypeKind::Str && key != ir::TypeKind::Int) return false;
+    }
+    return true;
+  }
+  if (!n.inputs().empty() && n.input(0)->type().kind == ir::TypeKind::Dict &&
+      listed(k, {"aten::len", "aten::keys", "aten::values", "aten::items", "aten::copy"})) {
+    return true;
+  }
   bool all_scalars = !n.inputs().empty();
   for (const ir::Value* v : n.inputs()) all_scalars &= is_scalar(v->type());
   return all_scalars && listed(k, {"aten::add", "aten::sub", "aten::mul", "aten::neg", "aten::lt",

@@ -81,6 +81,7 @@ bool type_accepts(const std::string& schema_type, const Type& t) {
     return all_items(t, [](const Type& e) { return e.is_tensor() || e.kind == TypeKind::None; });
   }
   if (schema_type == "Any[]") return t.kind == TypeKind::Tuple || t.kind == TypeKind::List;
+  if (schema_type == "Dict") return t.kind == TypeKind::Dict;
   return false;
 }
 
@@ -209,6 +210,7 @@ Type type_of_schema_type(const std::string& st) {
   if (st == "Tensor[]") return Type::list(Type::tensor());
   if (st == "Tensor?[]") return Type::list(Type::any());
   if (st == "Any[]") return Type::list(Type::any());
+  if (st == "Dict") return Type::dict(Type::any(), Type::any());
   return Type::any();
 }
 

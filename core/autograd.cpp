@@ -152,13 +152,16 @@ bool cuts_history(const OpDef& op) {
          n.rfind("aten::new_", 0) == 0;
 }
 
-// An op whose arguments are all untyped values or ints (the list ops of
-// kernels_list.cpp: append, pop, __getitem__, ...) cannot compute on tensor data: it
-// moves values between containers, and a tensor it gives back is the one it was given,
-// its history kept (as TorchScript's list ops are not recorded by the autograd).
+// An op whose arguments are all untyped values, ints, dicts or dict keys (the list ops
+// of kernels_list.cpp: append, pop, __getitem__, ...; the dict ops of kernels_dict.cpp)
+// cannot compute on tensor data: it moves values between containers, and a tensor it
+// gives back is the one it was given, its history kept (as TorchScript's list and dict
+// ops are not recorded by the autograd).
 bool moves_values(const OpDef& op) {
   for (const Argument& a : op.schema.arguments) {
-    if (a.type.rfind("Any", 0) != 0 && a.type != "int" && a.type != "int?") return false;
+    if (a.type.rfind("Any", 0) != 0 && a.type != "int" && a.type != "int?" && a.type != "Dict" &&
+        a.type != "str")
+      return false;
   }
   return true;
 }

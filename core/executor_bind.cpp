@@ -8,6 +8,7 @@
 // bool → int for int, numbers → float for float, a single int or a tuple → list
 // for int[], dtype names → codes for ScalarType.
 #include "core/executor_plan.h"
+#include "core/ivalue_dict.h"
 
 namespace d2s::exec_detail {
 
@@ -28,6 +29,7 @@ ArgType base_type(const std::string& t) {
   if (t == "Tensor[]") return ArgType::TensorList;
   if (t == "Tensor?[]") return ArgType::OptionalTensorList;
   if (t == "Any[]") return ArgType::AnyList;
+  if (t == "Dict") return ArgType::Dict;
   return ArgType::Unknown;
 }
 
@@ -51,6 +53,8 @@ bool fit(const ArgSpec& spec, IValue& v) {
       return v.is_string();
     case ArgType::Any:
       return true;
+    case ArgType::Dict:
+      return as_graph_dict(v) != nullptr;
     case ArgType::ScalarType: {
       DType d;
       if (v.is_int()) return dtype_from_scalar_type(v.to_int(), &d);

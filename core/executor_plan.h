@@ -50,6 +50,7 @@ enum class ArgType : uint8_t {
   TensorList,
   OptionalTensorList,  // Tensor?[]: items may be None
   AnyList,
+  Dict,  // the graph's runtime dict (core/kernels_dict.cpp)
   Unknown,
 };
 struct ArgSpec {

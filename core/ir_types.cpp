@@ -5,6 +5,7 @@
 
 #include "core/ir.h"
 #include "core/ivalue.h"
+#include "core/ivalue_dict.h"
 
 namespace d2s::ir {
 
@@ -41,6 +42,14 @@ Type Type::optional(Type element) {
   Type t;
   t.kind = TypeKind::Optional;
   t.elements.push_back(std::move(element));
+  return t;
+}
+
+Type Type::dict(Type key, Type value) {
+  Type t;
+  t.kind = TypeKind::Dict;
+  t.elements.push_back(std::move(key));
+  t.elements.push_back(std::move(value));
   return t;
 }
 
@@ -116,6 +125,10 @@ std::string Type::str() const {
     }
     case TypeKind::Optional:
       return (elements.empty() ? std::string("Any") : elements[0].str()) + "?";
+    case TypeKind::Dict:
+      // TorchScript's spelling: Dict(str, Tensor).
+      return "Dict(" + (elements.size() > 0 ? elements[0].str() : std::string("Any")) + ", " +
+             (elements.size() > 1 ? elements[1].str() : std::string("Any")) + ")";
   }
   return "Any";
 }
@@ -248,6 +261,14 @@ class TypeReader {
       if (!e || !eat(']')) return std::nullopt;
       return Type::list(std::move(*e));
     }
+    if (eat_word("Dict")) {
+      if (!eat('(')) return std::nullopt;
+      auto k = read(depth + 1);
+      if (!k || !eat(',')) return std::nullopt;
+      auto v = read(depth + 1);
+      if (!v || !eat(')')) return std::nullopt;
+      return Type::dict(std::move(*k), std::move(*v));
+    }
     if (eat_word("AnyTensor")) return read_tensor(std::nullopt);
     if (eat_word("Tensor")) return read_tensor(DType::Float32);
     if (eat_word("Long")) return read_tensor(DType::Int64);
@@ -297,6 +318,17 @@ Type type_of(const IValue& v) {
     }
     return Type::list(std::move(elem));
   }
+  if (const GraphDict* d = as_graph_dict(v)) {
+    // Like a list: the common key and value types, Any where they differ.
+    const auto& items = d->entries();
+    if (items.empty()) return Type::dict(Type::any(), Type::any());
+    Type key = type_of(items[0].first), value = type_of(items[0].second);
+    for (size_t i = 1; i < items.size(); ++i) {
+      if (!(type_of(items[i].first) == key)) key = Type::any();
+      if (!(type_of(items[i].second) == value)) value = Type::any();
+    }
+    return Type::dict(std::move(key), std::move(value));
+  }
   return Type::any();
 }
 
@@ -330,6 +362,11 @@ bool types_compatible(const Type& a, const Type& b) {
     case TypeKind::Optional:
       if (a.elements.empty() || b.elements.empty()) return true;
       return types_compatible(a.elements[0], b.elements[0]);
+    case TypeKind::Dict:
+      for (size_t i = 0; i < a.elements.size() && i < b.elements.size(); ++i) {
+        if (!types_compatible(a.elements[i], b.elements[i])) return false;
+      }
+      return true;
     default:
       return true;
   }

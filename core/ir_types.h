@@ -1,6 +1,6 @@
 // Types of IR values: Tensor (dtype and a shape whose dims may be symbolic), int,
-// float, bool, None, str, tuple, list, Optional — TorchScript's type lattice, cut to the
-// model language.
+// float, bool, None, str, tuple, list, Optional, Dict — TorchScript's type lattice, cut
+// to the model language.
 #pragma once
 
 #include <cstdint>
@@ -24,14 +24,15 @@ struct Dim {
   bool operator==(const Dim& o) const { return size == o.size && symbol == o.symbol; }
 };
 
-enum class TypeKind { Any, Tensor, Int, Float, Bool, None, Str, Tuple, List, Optional };
+enum class TypeKind { Any, Tensor, Int, Float, Bool, None, Str, Tuple, List, Optional, Dict };
 
 struct Type {
   TypeKind kind = TypeKind::Any;
   // Tensors: dtype when known, and the shape when the rank is known.
   std::optional<DType> dtype;
   std::optional<std::vector<Dim>> shape;
-  // Tuples: element types; lists and optionals: one element type.
+  // Tuples: element types; lists and optionals: one element type; dicts: the key type,
+  // then the value type.
   std::vector<Type> elements;
 
   static Type any() { return Type{}; }
@@ -48,13 +49,17 @@ struct Type {
   // A value of `element` or None, known only when the graph runs (TorchScript's
   // Optional[T], printed `T?`); an `is None` test refines it (prim::unchecked_cast).
   static Type optional(Type element);
+  // A dict made or changed while the graph runs (TorchScript's Dict[K, V], printed
+  // `Dict(str, Tensor)`): insertion-ordered, a reference value like a list.
+  static Type dict(Type key, Type value);
 
   bool is_tensor() const { return kind == TypeKind::Tensor; }
   bool operator==(const Type& o) const;
 
   // As printed in the IR text: `Tensor[1, 20]` (float32), `Tensor[B, 20]`,
   // `Tensor` (unknown shape), `Long[3]`, `Bool[20, 10]` (other dtypes), `int`,
-  // `float`, `bool`, `NoneType`, `str`, `(int, Tensor)`, `int[]`, `Tensor?`, `Any`.
+  // `float`, `bool`, `NoneType`, `str`, `(int, Tensor)`, `int[]`, `Tensor?`,
+  // `Dict(str, Tensor)`, `Any`.
   std::string str() const;
   // Parses str()'s output; nullopt when malformed.
   static std::optional<Type> parse(const std::string& text);

@@ -233,6 +233,20 @@ class Verifier {
         check_types(n, in.elements[0], n->output()->type(),
                     "prim::unchecked_cast gives the Optional's element type");
       }
+    } else if (k == "prim::DictConstruct") {
+      // key, value pairs (core/kernels_dict.cpp) making one Dict(K, V).
+      if (ins % 2 != 0 || outs != 1) {
+        fail(n, "prim::DictConstruct needs key, value pairs and 1 output");
+      }
+      const Type& t = n->output()->type();
+      if (t.kind != TypeKind::Dict && t.kind != TypeKind::Any) {
+        fail(n, "prim::DictConstruct makes a Dict, typed " + t.str());
+      }
+      for (size_t i = 0; t.kind == TypeKind::Dict && t.elements.size() == 2 && i < ins; ++i) {
+        check_types(n, n->input(i)->type(), t.elements[i % 2],
+                    i % 2 ? "a value of the dict does not match its value type"
+                          : "a key of the dict does not match its key type");
+      }
     } else if (k == "aten::__is__" || k == "aten::__isnot__") {
       if (ins != 2 || outs != 1) fail(n, k + " needs 2 inputs and 1 output");
       check_types(n, n->output()->type(), Type::of_bool(), k + " gives a bool");

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/grad_fn_name.h"
+#include "core/ivalue_dict.h"
 
 namespace d2s {
 
@@ -358,12 +359,11 @@ std::string tensor_repr(const Tensor& t) {
   return out + ")";
 }
 
-// repr of tuples and lists; `open` holds the lists being printed, so that a list
-// containing itself prints as [...] (as Python does) instead of recursing forever.
-std::string repr_in(const IValue& v, std::vector<const ValueList*>& open);
+// repr of tuples, lists and dicts; `open` holds the containers being printed, so that a
+// list containing itself prints as [...] (as Python does) instead of recursing forever.
+std::string repr_in(const IValue& v, std::vector<const void*>& open);
 
-std::string sequence_str(const ValueList& items, bool is_tuple,
-                         std::vector<const ValueList*>& open) {
+std::string sequence_str(const ValueList& items, bool is_tuple, std::vector<const void*>& open) {
   if (std::find(open.begin(), open.end(), &items) != open.end())
     return is_tuple ? "(...)" : "[...]";
   open.push_back(&items);
@@ -374,9 +374,19 @@ std::string sequence_str(const ValueList& items, bool is_tuple,
   return out + (is_tuple ? ")" : "]");
 }
 
-std::string repr_in(const IValue& v, std::vector<const ValueList*>& open) {
+// A graph's dict (core/ivalue_dict.h); one inside itself (through a list) is {...}.
+std::string dict_str(const GraphDict& d, std::vector<const void*>& open) {
+  if (std::find(open.begin(), open.end(), &d) != open.end()) return "{...}";
+  open.push_back(&d);
+  std::string out = d.str([&](const IValue& x) { return repr_in(x, open); });
+  open.pop_back();
+  return out;
+}
+
+std::string repr_in(const IValue& v, std::vector<const void*>& open) {
   if (v.is_tuple()) return sequence_str(v.tuple_items(), true, open);
   if (v.is_list()) return sequence_str(v.list_items(), false, open);
+  if (const GraphDict* d = as_graph_dict(v)) return dict_str(*d, open);
   return v.repr();
 }
 
@@ -394,8 +404,8 @@ std::string IValue::repr() const {
   if (is_double()) return float_repr(std::get<double>(v_));
   if (is_string()) return string_repr(to_string());
   if (is_tensor()) return to_tensor().defined() ? tensor_repr(to_tensor()) : "None";
-  if (is_tuple() || is_list()) {
-    std::vector<const ValueList*> open;
+  if (is_tuple() || is_list() || as_graph_dict(*this)) {
+    std::vector<const void*> open;
     return repr_in(*this, open);
   }
   return "<" + to_object()->type_name() + " object>";

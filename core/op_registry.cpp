@@ -6,12 +6,14 @@
 
 #include "core/autograd.h"
 #include "core/error.h"
+#include "core/ivalue_dict.h"
 #include "core/kernels.h"
 
 // kernels_inplace.cpp: the in-place activations and dropout (sigmoid_, elu_, dropout_,
 // ...), registered last as they reuse the out-of-place kernels.
 namespace d2s::kernels {
 void register_inplace(OpRegistry& r);
+void register_dict(OpRegistry& r);  // kernels_dict.cpp: DictConstruct, keys, items, ...
 }  // namespace d2s::kernels
 
 namespace d2s {
@@ -74,6 +76,11 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     return true;
   }
   if (type == "Any") {
+    *out = v;
+    return true;
+  }
+  if (type == "Dict") {
+    if (!as_graph_dict(v)) return false;
     *out = v;
     return true;
   }
@@ -281,6 +288,7 @@ const OpRegistry& OpRegistry::builtin() {
     kernels::register_inplace(r);  // after the out-of-place ops it writes back
     kernels::register_str(r);
     kernels::register_list(r);  // last: Tensor and number overloads of add/add_ come first
+    kernels::register_dict(r);
     register_derivatives(r);
     return r;
   }();

@@ -3,7 +3,7 @@
 //   schema   := name ['.' overload] '(' [arg {',' arg}] ')' '->' returns
 //   arg      := '*' | '...' | type name ['=' default]
 //   type     := base [alias] ['[' [N] ']'] ['?']   base: Tensor Scalar int float bool
-//                                                        str Any ScalarType
+//                                                        str Any ScalarType Dict
 //   alias    := '(' name ['!'] ')'      TorchScript's alias annotation: `Tensor(a!)`
 //   returns  := type | '(' [type [name] {',' type [name]}] ')'
 //   default  := None | True | False | number | 'text' | "text" | '[' [default {','}] ']'
@@ -127,14 +127,17 @@ class SchemaParser {
 
   std::string type(AliasInfo* alias) {
     std::string t = name();
-    static const char* const kBases[] = {"Tensor", "Scalar", "int", "float",
-                                         "bool",   "str",    "Any", "ScalarType"};
+    // Dict: the graph's runtime dict (core/kernels_dict.cpp), keys and values any type.
+    static const char* const kBases[] = {"Tensor", "Scalar", "int",        "float", "bool",
+                                         "str",    "Any",    "ScalarType", "Dict"};
     bool known = false;
     for (const char* b : kBases) known = known || t == b;
     if (!known) fail("unknown type '" + t + "'");
     if (accept('(')) {
-      // Tensors, and the lists of kernels_list.cpp (`Any(a!)[] self`: the list written).
-      if (t != "Tensor" && t != "Any") fail("only a Tensor or Any may carry an alias annotation");
+      // Tensors, the lists of kernels_list.cpp (`Any(a!)[] self`: the list written) and
+      // the dicts of kernels_dict.cpp (`Dict(a!) self`).
+      if (t != "Tensor" && t != "Any" && t != "Dict")
+        fail("only a Tensor, Any or Dict may carry an alias annotation");
       alias->set = name();
       alias->is_write = accept('!');
       expect(')');

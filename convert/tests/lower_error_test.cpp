@@ -97,8 +97,8 @@ TEST(LowerError, MisplacedStatements) {
                               "        y = x\n    return y\n"),
                   {"model.py:4:5: error: 'try' with 'except' is not supported by the parse route",
                    "eager and trace modes run it"}));
-  EXPECT_TRUE(has(lower_error("def f(x):\n    d = {'a': x}\n    return x\n"),
-                  {"model.py:2:9: error: a dict is not supported by the parse route"}));
+  EXPECT_TRUE(has(lower_error("def f(x):\n    d = {'a', x}\n    return x\n"),
+                  {"model.py:2:9: error: a set is not supported by the parse route"}));
   EXPECT_TRUE(has(lower_error("def f(x):\n    import math\n    return x\n"),
                   {"import inside a function is not supported"}));
 }

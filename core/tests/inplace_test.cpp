@@ -80,7 +80,8 @@ TEST(OpSchemaAlias, EveryInPlaceOpOfTheTableIsMarked) {
   // Nothing else writes: a table entry that does must say so in its schema. batch_norm
   // is the one op without a trailing underscore that writes (its running statistics,
   // which TorchScript's schema leaves unmarked); the list ops of kernels_list.cpp
-  // (overload "t": append, insert, pop, _set_item, extend) write into their list.
+  // (overload "t": append, insert, pop, _set_item, extend) write into their list, and
+  // the dict ops of kernels_dict.cpp that take a `Dict(a!)` into their dict.
   for (const std::string& base : reg.base_names()) {
     for (const OpDef& def : reg.overloads(base)) {
       const std::string& n = def.schema.name;
@@ -89,7 +90,11 @@ TEST(OpSchemaAlias, EveryInPlaceOpOfTheTableIsMarked) {
       const bool list_write = def.schema.overload == "t" &&
                               (n == "aten::append" || n == "aten::insert" || n == "aten::pop" ||
                                n == "aten::_set_item" || n == "aten::extend");
-      EXPECT_EQ(def.mutates, underscore || list_write || n == "aten::batch_norm")
+      const bool dict_write = !def.schema.arguments.empty() &&
+                              def.schema.arguments[0].type == "Dict" &&
+                              (n == "aten::_set_item" || n == "aten::pop" || n == "aten::Delete" ||
+                               n == "aten::update" || n == "aten::clear");
+      EXPECT_EQ(def.mutates, underscore || list_write || dict_write || n == "aten::batch_norm")
           << def.schema.str();
     }
   }
