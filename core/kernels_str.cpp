@@ -2,6 +2,7 @@
 // aten::strip, aten::startswith, aten::endswith, aten::replace, aten::split.str), so a
 // label built in forward runs in the parse route; the algorithms are core/py_str.cpp's,
 // which the eager interpreter's methods use too.
+#include "core/ivalue_dict.h"
 #include "core/kernels.h"
 #include "core/percent_format.h"
 #include "core/py_str.h"
@@ -13,8 +14,8 @@ namespace {
 using A = const ValueList&;
 using C = OpContext&;
 
-// The graph's values: numbers, strings, tensors, lists, tuples, None (no dicts: a
-// %(key)s format has no mapping here).
+// The graph's values: numbers, strings, tensors, lists, tuples, None and dicts (for
+// %(key)s).
 class GraphValueHost : public PercentFormatHost {
  public:
   std::string str(const IValue& v) override { return v.str(); }
@@ -27,8 +28,11 @@ class GraphValueHost : public PercentFormatHost {
     return std::nullopt;
   }
   std::string type_name(const IValue& v) override { return v.type_name(); }
-  IValue lookup(const IValue&, const std::string&) override {
-    kernels::fail("TypeError: format requires a mapping");
+  IValue lookup(const IValue& args, const std::string& key) override {
+    const GraphDict* d = as_graph_dict(args);
+    const int64_t pos = d->find(IValue(key));
+    if (pos < 0) throw Error("KeyError: '" + key + "'");
+    return d->entries()[static_cast<size_t>(pos)].second;
   }
   [[noreturn]] void fail(const std::string& message, const std::string& hint) override {
     throw Error(message, SourceRange(), hint);
@@ -48,7 +52,7 @@ void register_str(OpRegistry& r) {
   // `fmt % args`, args a tuple of the values or one value, as TorchScript's graphs hold it.
   r.add("aten::percentFormat(str self, Any args) -> str", [](C, A a) {
     GraphValueHost host;
-    return IValue(percent_format(host, a[0].to_string(), a[1], false));
+    return IValue(percent_format(host, a[0].to_string(), a[1], as_graph_dict(a[1]) != nullptr));
   });
   r.add("aten::join(str self, str[] values) -> str", [](C, A a) {
     std::string out;

@@ -27,6 +27,7 @@ class Labels(nn.Module):
         print(run.strip().split("_"), run.replace("_", "", 1), run.startswith(" 3"), run.split(maxsplit=1))
         print("ab".replace("", "-"), "ab".replace("", "-", 2), "  a  b c ".split(None, 1), "a b".split(" ", 0))
         print("n=%d, sum %7.3f, %s|%-6s|%r" % (int((x > 0).sum().item()), x.sum().item(), t, "ab", run))
+        print("%(n)d parts, %(m)03d pieces" % {"n": len(parts), "m": len(pieces)})
         print(", ".join([f"<{n}>" for n in self.names]).upper())
         y = self.body(x)
         if arch.startswith("Linear") and len(parts) == 2:
