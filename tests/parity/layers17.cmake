@@ -38,3 +38,15 @@ if(D2S_BUILD_TESTS AND TARGET d2s)
   set_tests_properties(onnx_judge_layers17 PROPERTIES TIMEOUT 300 LABELS parity
                        DEPENDS onnx_judge)
 endif()
+# A broad sweep of issue 17's ops and layers in four published-style programs
+# (tests/parity/layers_audit/): every mode against PyTorch, and their gradients.
+if(TARGET d2s)
+  add_test(NAME parity_layers_audit
+           COMMAND ${D2S_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/parity.py $<TARGET_FILE:d2s>
+                   --samples ${CMAKE_CURRENT_SOURCE_DIR}/layers_audit --mode eager,trace,parse)
+  add_test(NAME grad_parity_layers_audit
+           COMMAND ${D2S_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/grad_parity.py $<TARGET_FILE:d2s>
+                   --samples ${CMAKE_CURRENT_SOURCE_DIR}/layers_audit --mode eager,trace,parse)
+  set_tests_properties(parity_layers_audit grad_parity_layers_audit
+                       PROPERTIES TIMEOUT 300 LABELS parity)
+endif()
