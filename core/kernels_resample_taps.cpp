@@ -140,48 +140,8 @@ TapGeometry tap_geometry(const std::string& op, const ValueList& args) {
   const IValue& sizes = args[1];
   const bool align_corners = args[2].to_bool();
   const IValue& scales = args[3];
-  if (input.dim() != static_cast<int64_t>(spatial + 2)) {
-    fail("Expected " + std::to_string(spatial + 2) + "D input for " + op +
-         ", but got input of size: " + shape_str(input.shape()));
-  }
-  if (sizes.is_none() == scales.is_none()) {
-    fail("Must specify exactly one of output_size and scale_factors");
-  }
   const Shape in = input.shape();
-  std::vector<int64_t> out;
-  if (!sizes.is_none()) {
-    out = sizes.to_int_list();
-    if (out.size() != spatial) {
-      fail("It is expected output_size equals to " + std::to_string(spatial) + ", but got size " +
-           std::to_string(out.size()));
-    }
-  } else {
-    if (scales.items().size() != spatial) {
-      fail("It is expected scale_factors equals to " + std::to_string(spatial) + ", but got size " +
-           std::to_string(scales.items().size()));
-    }
-    for (size_t i = 0; i < spatial; ++i) {
-      out.push_back(
-          static_cast<int64_t>(static_cast<double>(in[2 + i]) * scales.items()[i].to_double()));
-    }
-  }
-  bool positive = true;
-  for (size_t i = 0; i < spatial; ++i) positive = positive && in[2 + i] > 0 && out[i] > 0;
-  if (!positive) {
-    const char* names3[] = {"D", "H", "W"};
-    const char* names2[] = {"H", "W"};
-    std::string ins, outs;
-    for (size_t i = 0; i < spatial; ++i) {
-      const std::string n = spatial == 3 ? names3[i] : names2[i];
-      ins += std::string(i ? ", " : "") + n + ": " + std::to_string(in[2 + i]);
-      outs += std::string(i ? ", " : "") + n + ": " + std::to_string(out[i]);
-    }
-    fail("Input and output sizes should be greater than 0, but got input (" + ins + ") output (" +
-         outs + ")");
-  }
-  if (input.dtype() != DType::Float32) {
-    fail(std::string("\"") + op + "\" not implemented for '" + dtype_word(input.dtype()) + "'");
-  }
+  const std::vector<int64_t> out = resample_output_size(op, input, spatial, sizes, scales);
   TapGeometry g;
   g.planes = in[0] * in[1];
   g.in_shape = in;

@@ -87,15 +87,10 @@ IValue tv(Tensor t) {
 
 }  // namespace
 
-ResampleGeometry resample_geometry(const std::string& op, const ValueList& args) {
-  const int spatial = op.find("1d") != std::string::npos ? 1 : 2;
-  ResampleGeometry g;
-  g.linear = op.find("linear") != std::string::npos;
-  const Tensor input = tensor_arg(args[0]);
-  const IValue& sizes = args[1];
-  const IValue& scales = g.linear ? args[3] : args[2];
-  const bool align_corners = g.linear && args[2].to_bool();
-  if (input.dim() != spatial + 2) {
+std::vector<int64_t> resample_output_size(const std::string& op, const Tensor& input,
+                                          size_t spatial, const IValue& sizes,
+                                          const IValue& scales) {
+  if (input.dim() != static_cast<int64_t>(spatial + 2)) {
     fail("Expected " + std::to_string(spatial + 2) + "D input for " + op +
          ", but got input of size: " + shape_str(input.shape()));
   }
@@ -106,31 +101,30 @@ ResampleGeometry resample_geometry(const std::string& op, const ValueList& args)
   std::vector<int64_t> out;
   if (!sizes.is_none()) {
     out = sizes.to_int_list();
-    if (static_cast<int>(out.size()) != spatial) {
+    if (out.size() != spatial) {
       fail("It is expected output_size equals to " + std::to_string(spatial) + ", but got size " +
            std::to_string(out.size()));
     }
   } else {
-    if (static_cast<int>(scales.items().size()) != spatial) {
+    if (scales.items().size() != spatial) {
       fail("It is expected scale_factors equals to " + std::to_string(spatial) + ", but got size " +
            std::to_string(scales.items().size()));
     }
-    for (int i = 0; i < spatial; ++i) {
-      out.push_back(static_cast<int64_t>(static_cast<double>(in[static_cast<size_t>(2 + i)]) *
-                                         scales.items()[static_cast<size_t>(i)].to_double()));
+    for (size_t i = 0; i < spatial; ++i) {
+      out.push_back(
+          static_cast<int64_t>(static_cast<double>(in[2 + i]) * scales.items()[i].to_double()));
     }
   }
   bool positive = true;
-  for (int i = 0; i < spatial; ++i) {
-    positive = positive && in[static_cast<size_t>(2 + i)] > 0 && out[static_cast<size_t>(i)] > 0;
-  }
+  for (size_t i = 0; i < spatial; ++i) positive = positive && in[2 + i] > 0 && out[i] > 0;
   if (!positive) {
-    const char* names[] = {"H", "W"};
+    // PyTorch names the spatial dims D, H, W from the last.
+    static const char* const kNames[] = {"D", "H", "W"};
     std::string ins, outs;
-    for (int i = 0; i < spatial; ++i) {
-      const char* n = spatial == 1 ? "W" : names[i];
-      ins += std::string(i ? ", " : "") + n + ": " + std::to_string(in[static_cast<size_t>(2 + i)]);
-      outs += std::string(i ? ", " : "") + n + ": " + std::to_string(out[static_cast<size_t>(i)]);
+    for (size_t i = 0; i < spatial; ++i) {
+      const std::string n = kNames[3 - spatial + i];
+      ins += std::string(i ? ", " : "") + n + ": " + std::to_string(in[2 + i]);
+      outs += std::string(i ? ", " : "") + n + ": " + std::to_string(out[i]);
     }
     fail("Input and output sizes should be greater than 0, but got input (" + ins + ") output (" +
          outs + ")");
@@ -138,6 +132,20 @@ ResampleGeometry resample_geometry(const std::string& op, const ValueList& args)
   if (input.dtype() != DType::Float32) {
     fail(std::string("\"") + op + "\" not implemented for '" + dtype_word(input.dtype()) + "'");
   }
+  return out;
+}
+
+ResampleGeometry resample_geometry(const std::string& op, const ValueList& args) {
+  const int spatial = op.find("1d") != std::string::npos ? 1 : 2;
+  ResampleGeometry g;
+  g.linear = op.find("linear") != std::string::npos;
+  const Tensor input = tensor_arg(args[0]);
+  const IValue& sizes = args[1];
+  const IValue& scales = g.linear ? args[3] : args[2];
+  const bool align_corners = g.linear && args[2].to_bool();
+  const Shape in = input.shape();
+  const std::vector<int64_t> out =
+      resample_output_size(op, input, static_cast<size_t>(spatial), sizes, scales);
   g.planes = in[0] * in[1];
   g.out_shape = {in[0], in[1]};
   for (int64_t o : out) g.out_shape.push_back(o);

@@ -25,6 +25,12 @@ struct ResampleGeometry {
   int64_t h = 1, w = 0, oh = 1, ow = 0;
   ResampleAxis y, x;  // y is one row of index 0 for 1-d resampling
 };
+// The output sizes of an upsample_* op over the last `spatial` dims of `input`, from
+// exactly one of `sizes` (int[]) and `scales` (float[]), with PyTorch's checks and
+// messages (input rank, one of the two, their lengths, sizes above 0, float32 input).
+std::vector<int64_t> resample_output_size(const std::string& op, const Tensor& input,
+                                          size_t spatial, const IValue& sizes,
+                                          const IValue& scales);
 // `op` is the short name ("upsample_bilinear2d"); args are the op's bound arguments.
 ResampleGeometry resample_geometry(const std::string& op, const ValueList& args);
 Tensor resample_forward(const Tensor& input, const ResampleGeometry& g);
