@@ -62,7 +62,8 @@ Sugared Lowerer::stdlib_attribute(const std::string& module, const std::string& 
 }
 
 Sugared Lowerer::make_namedtuple(const Sugared& cls, CallArgs& args, const SourceRange& range) {
-  const std::string name = cls.name.substr(23);
+  // Python names the class's __new__ in its argument errors (`Pair.__new__() missing ...`).
+  const std::string name = cls.name.substr(23) + ".__new__";
   const std::vector<std::string>& fields = *cls.fields;
   if (args.positional.size() > fields.size()) {
     fail("TypeError: " + name + "() takes " + std::to_string(fields.size() + 1) +
@@ -91,7 +92,7 @@ Sugared Lowerer::make_namedtuple(const Sugared& cls, CallArgs& args, const Sourc
     }
     values.push_back(*items[i]);
   }
-  Sugared out = Sugared::of_kind(Sugared::Kind::Items, name);
+  Sugared out = Sugared::of_kind(Sugared::Kind::Items, cls.name.substr(23));
   out.items = std::make_shared<const std::vector<Sugared>>(std::move(values));
   out.fields = cls.fields;
   return out;

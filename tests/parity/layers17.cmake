@@ -50,3 +50,12 @@ if(TARGET d2s)
   set_tests_properties(parity_layers_audit grad_parity_layers_audit
                        PROPERTIES TIMEOUT 300 LABELS parity)
 endif()
+# Errors of this round's language pieces that PyTorch raises too, live, in every route
+# (tests/parity/language2_errors/): a namedtuple made without a field, str.split with an
+# empty separator made at run time.
+if(TARGET d2s)
+  add_test(NAME language2_live_errors
+           COMMAND ${D2S_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/live_errors.py $<TARGET_FILE:d2s>
+                   --samples ${CMAKE_CURRENT_SOURCE_DIR}/language2_errors --mode eager,trace,parse)
+  set_tests_properties(language2_live_errors PROPERTIES TIMEOUT 120 LABELS parity)
+endif()

@@ -10,8 +10,8 @@ traceback ends in, and a message holding PyTorch's exception type and message (i
 first line, as d2s writes Python's `Type: message`; RuntimeErrors of ops may be
 written without the type, as d2s writes kernel errors).
 
---exit N expects that exit code instead of 2: 1 for an error the program raises while
-a parsed graph runs (prim::RaiseException, as TorchScript raises it).
+--exit N expects that exit code instead of 2 (a raised exception exits 2 in every
+route, a parsed graph's prim::RaiseException too; only a failed assert exits 1).
 
 Prints PASS/FAIL per case and `N passed, N failed`; exits 1 on any failure, 2 without
 PyTorch.
