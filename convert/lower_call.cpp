@@ -38,7 +38,7 @@ CallArgs Lowerer::emit_args(const ast::Call& call) {
   for (const ast::Keyword& kw : call.keywords) {
     if (kw.name.empty()) {
       fail("'**' in a call is not supported by the parse route (it has no dict values yet)",
-           kw.range, "eager and trace modes run it (d2s run --mode eager, or --mode trace)");
+           kw.range, kEagerRuns);
     }
     for (const auto& [name, v] : args.keywords) {
       if (name == kw.name) fail("SyntaxError: keyword argument repeated: " + kw.name, kw.range);
@@ -160,7 +160,7 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
       if (varkw < n) {
         fail("keyword arguments gathered by '**" + fn.params[varkw].name +
                  "' are not supported by the parse route (it has no dict values yet)",
-             arg.range, "eager and trace modes run it (d2s run --mode eager, or --mode trace)");
+             arg.range, kEagerRuns);
       }
       fail("TypeError: " + qualname + "() got an unexpected keyword argument '" + name + "'",
            arg.range);

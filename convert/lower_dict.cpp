@@ -35,9 +35,6 @@ using ir::TypeKind;
 
 namespace {
 
-const char* const kEagerRuns =
-    "eager and trace modes run it (d2s run --mode eager, or --mode trace)";
-
 // A value's type as a dict holds it: tensor shapes dropped (entries of one dict have
 // any shapes, and a write in a loop changes them), nested containers alike.
 Type entry_type(const Type& t) {

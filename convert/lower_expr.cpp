@@ -107,8 +107,7 @@ Sugared Lowerer::emit_sugared(const ast::Expr& e) {
     case ast::ExprKind::Dict:
       return Sugared::of(emit_dict(e.as<ast::DictExpr>()));  // lower_dict.cpp
     case ast::ExprKind::Set:
-      fail("a set is not supported by the parse route (it has no set values)", e.range,
-           "eager and trace modes run it (d2s run --mode eager, or --mode trace)");
+      fail("a set is not supported by the parse route (it has no set values)", e.range, kEagerRuns);
     case ast::ExprKind::Ellipsis:
       fail("'...' is only supported in a tensor subscript by the parse route", e.range);
     case ast::ExprKind::Int:

@@ -14,13 +14,6 @@ namespace d2s::convert {
 using ir::Type;
 using ir::TypeKind;
 
-namespace {
-
-const char* const kEagerRuns =
-    "eager and trace modes run it (d2s run --mode eager, or --mode trace)";
-
-}  // namespace
-
 // ------------------------------------------------------- lambdas and closures
 
 Sugared Lowerer::make_closure(const ast::FunctionDef& def, const std::string& name) {

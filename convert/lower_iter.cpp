@@ -21,13 +21,6 @@ using ir::TypeKind;
 void collect_module_parameters(const interp::InstanceValue& m, const std::string& prefix,
                                std::vector<std::pair<std::string, Tensor>>* out, int depth);
 
-namespace {
-
-const char* const kEagerRunsIt =
-    "eager and trace modes run it (d2s run --mode eager, or --mode trace)";
-
-}  // namespace
-
 bool Lowerer::is_parameter_walk(const interp::InstanceValue& inst, const std::string& attr) const {
   return inst.is_module && (attr == "parameters" || attr == "named_parameters") &&
          !inst.get(attr) && !(inst.cls && find_method(inst.type, attr));
@@ -36,8 +29,7 @@ bool Lowerer::is_parameter_walk(const interp::InstanceValue& inst, const std::st
 Sugared Lowerer::call_parameter_walk(const Sugared& method, CallArgs& args,
                                      const SourceRange& range) {
   if (!args.positional.empty() || !args.keywords.empty()) {
-    fail(method.name + "() with arguments is not supported by the parse route", range,
-         kEagerRunsIt);
+    fail(method.name + "() with arguments is not supported by the parse route", range, kEagerRuns);
   }
   const ModuleRef& ref = *method.module;
   std::vector<std::pair<std::string, Tensor>> params;
@@ -49,7 +41,7 @@ Sugared Lowerer::call_parameter_walk(const Sugared& method, CallArgs& args,
     auto it = globals_.parameters.find(ref.qualify(name));
     if (it == globals_.parameters.end()) {
       fail("the parameter '" + ref.qualify(name) + "' is not an input of the parsed graph", range,
-           kEagerRunsIt);
+           kEagerRuns);
     }
     Sugared p = Sugared::of(it->second);
     if (method.name == "parameters") {
@@ -75,7 +67,7 @@ const Sugared* Lowerer::advance_iterator(IteratorState& it, const std::string& w
   if (!it.lost.empty()) {
     fail(what + " of an iterator whose position is known only when the graph runs (" + it.lost +
              ") is not supported by the parse route",
-         range, kEagerRunsIt);
+         range, kEagerRuns);
   }
   if (graph_.insert_point()->owning_block() != it.block) {
     fail(what +
@@ -84,7 +76,7 @@ const Sugared* Lowerer::advance_iterator(IteratorState& it, const std::string& w
          range,
          std::string("the condition or the trip count is known only when the graph runs, so the "
                      "iterator's position after it would be too: advance it where it was made; ") +
-             kEagerRunsIt);
+             kEagerRuns);
   }
   if (it.next >= it.items.size()) return nullptr;
   return &it.items[it.next++];
@@ -110,7 +102,7 @@ std::optional<Sugared> Lowerer::call_next_iter(const std::string& q, CallArgs& a
     if (args.positional.size() != 1) {
       fail("iter() with " + std::to_string(args.positional.size()) +
                " arguments is not supported by the parse route",
-           range, std::string("iter(x) of one iterable is; ") + kEagerRunsIt);
+           range, std::string("iter(x) of one iterable is; ") + kEagerRuns);
     }
     const CallArg& a = args.positional[0];
     if (a.value.kind == Sugared::Kind::Iterator) return a.value;  // iter(it) is it
@@ -123,7 +115,7 @@ std::optional<Sugared> Lowerer::call_next_iter(const std::string& q, CallArgs& a
            std::string("the parse route keeps an iterator's position at conversion time, over a "
                        "module list, a tuple, a list written out or a range with constant "
                        "bounds; ") +
-               kEagerRunsIt);
+               kEagerRuns);
     }
     return make_iterator(std::move(*items));
   }

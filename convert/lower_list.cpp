@@ -32,9 +32,6 @@ using ir::TypeKind;
 
 namespace {
 
-const char* const kEagerRuns =
-    "eager and trace modes run it (d2s run --mode eager, or --mode trace)";
-
 // Whether `block` is `outer` or lies inside it.
 bool block_within(const ir::Block* block, const ir::Block* outer) {
   for (const ir::Block* b = block; b;

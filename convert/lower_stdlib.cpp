@@ -17,9 +17,6 @@ namespace d2s::convert {
 
 namespace {
 
-const char* const kEagerRuns =
-    "eager and trace modes run it (d2s run --mode eager, or --mode trace)";
-
 // A Python number folded by numpy's function `q` (np.sqrt(2.0), np.float32(x), ...).
 std::optional<IValue> fold_numpy(const std::string& q, const IValue& x) {
   if (!(x.is_int() || x.is_double() || x.is_bool())) return std::nullopt;

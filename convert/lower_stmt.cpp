@@ -368,7 +368,7 @@ Sugared Lowerer::lower_function(const ast::FunctionDef& fn, const std::string& q
       root.poison(fn.params[i].name,
                   "'**" + fn.params[i].name +
                       "' cannot be read in the parse route (it has no dict values yet)",
-                  "eager and trace modes run it (d2s run --mode eager, or --mode trace)");
+                  kEagerRuns);
     }
   }
   std::function<void()> implicit_return;

@@ -38,6 +38,10 @@
 
 namespace d2s::convert {
 
+// The hint of every parse-route refusal of a construct the eager interpreter runs.
+inline constexpr const char* kEagerRuns =
+    "eager and trace modes run it (d2s run --mode eager, or --mode trace)";
+
 // Names visible at the top level of the program: imports, defs, classes and global
 // constants, plus the frozen module's parameters.
 struct Globals {
