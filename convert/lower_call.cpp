@@ -37,8 +37,20 @@ CallArgs Lowerer::emit_args(const ast::Call& call) {
   }
   for (const ast::Keyword& kw : call.keywords) {
     if (kw.name.empty()) {
-      fail("'**' in a call is not supported by the parse route (it has no dict values yet)",
-           kw.range, kEagerRuns);
+      // `f(**kwargs)` of keywords gathered at conversion time: spread key by key. A
+      // graph dict's keys are known only when it runs, and calls bind keywords here.
+      Sugared spread = emit_sugared(*kw.value);
+      if (spread.kind == Sugared::Kind::Keywords) {
+        spread_keywords(spread, kw.range, &args);
+        continue;
+      }
+      fail("'**' of " +
+               (spread.is_value() ? "a " + spread.value->type().str() : spread.describe()) +
+               " in a call is not supported by the parse route",
+           kw.range,
+           std::string("the route binds keywords at conversion time, so it spreads only the "
+                       "'**kwargs' of an enclosing function; ") +
+               kEagerRuns);
     }
     for (const auto& [name, v] : args.keywords) {
       if (name == kw.name) fail("SyntaxError: keyword argument repeated: " + kw.name, kw.range);
@@ -78,6 +90,9 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
     case Sugared::Kind::Module:
       return call_module(callee, args, range);
     case Sugared::Kind::Method:
+      if (!callee.value && !callee.module && callee.fields) {  // kwargs.get(...)
+        return call_keywords_method(callee, args, range);
+      }
       if (callee.module && !callee.fn &&
           callee.module->instance->nn == interp::NnKind::ModuleDict && callee.name != "forward") {
         return call_module_dict_method(callee, args, range);
@@ -110,6 +125,8 @@ Sugared Lowerer::call_sugared(const Sugared& callee, CallArgs args, const Source
       fail("TypeError: 'tuple' object is not callable", range);
     case Sugared::Kind::Iterator:
       fail("TypeError: 'iterator' object is not callable", range);
+    case Sugared::Kind::Keywords:
+      fail("TypeError: 'dict' object is not callable", range);
     case Sugared::Kind::Value:
       fail("TypeError: '" + callee.value->type().str() + "' object is not callable", range);
   }
@@ -121,7 +138,7 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
                                     const SourceRange& range, int closure) {
   // Python's binding of arguments to parameters; then the body is inlined. `*args`
   // becomes a tuple (its length is known here); keyword-only parameters take only
-  // keywords; `**kwargs` takes no extra keywords in the parse route (no dict values).
+  // keywords; `**kwargs` gathers the others, key by key (lower_kwargs.cpp).
   const size_t n = fn.params.size();
   const size_t first = self ? 1 : 0;
   std::vector<std::optional<Sugared>> bound(n);
@@ -151,6 +168,8 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
     }
   }
   if (varargs < n) bound[varargs] = Sugared::of(make_tuple(extra, range));
+  std::vector<std::string> extra_keys;  // gathered by `**kwargs`
+  std::vector<Sugared> extra_values;
   for (auto& [name, arg] : args.keywords) {
     size_t i = first;
     while (i < n && !(fn.params[i].name == name && (fn.params[i].kind == ast::ParamKind::Normal ||
@@ -158,9 +177,9 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
       ++i;
     if (i == n) {
       if (varkw < n) {
-        fail("keyword arguments gathered by '**" + fn.params[varkw].name +
-                 "' are not supported by the parse route (it has no dict values yet)",
-             arg.range, kEagerRuns);
+        extra_keys.push_back(name);
+        extra_values.push_back(arg.value);
+        continue;
       }
       fail("TypeError: " + qualname + "() got an unexpected keyword argument '" + name + "'",
            arg.range);
@@ -174,7 +193,8 @@ Sugared Lowerer::call_user_function(const ast::FunctionDef& fn, const std::strin
   std::vector<Sugared> values;
   for (size_t i = 0; i < n; ++i) {
     if (i == varkw) {
-      values.push_back(Sugared::of(constant(IValue(), range)));  // poisoned in the body below
+      values.push_back(
+          make_keywords(fn.params[i].name, std::move(extra_keys), std::move(extra_values)));
       continue;
     }
     if (!bound[i]) {
@@ -254,7 +274,8 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
       const size_t n = module_children(args.positional[0].value, range).size();
       return Sugared::of(constant(IValue(static_cast<int64_t>(n)), range));
     }
-    if (args.positional[0].value.kind == Sugared::Kind::Items) {
+    if (args.positional[0].value.kind == Sugared::Kind::Items ||
+        args.positional[0].value.kind == Sugared::Kind::Keywords) {
       const size_t n = args.positional[0].value.items->size();
       return Sugared::of(constant(IValue(static_cast<int64_t>(n)), range));
     }

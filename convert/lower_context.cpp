@@ -31,6 +31,8 @@ std::string Sugared::describe() const {
       return "a functools.partial";
     case Kind::Iterator:
       return "an iterator";
+    case Kind::Keywords:
+      return "the keyword arguments gathered by '**" + name + "'";
   }
   return "?";
 }
@@ -50,6 +52,7 @@ bool Sugared::same_as(const Sugared& o) const {
       return true;
     case Kind::Items:
     case Kind::Partial:
+    case Kind::Keywords:
       return items == o.items;
     case Kind::Iterator:
       return iterator == o.iterator;

@@ -70,6 +70,11 @@ struct Sugared {
                 // arguments, the last `keyword_names.size()` of them keywords
     Iterator,   // iter(xs) of items known at conversion time, or a generator such as
                 // self.parameters(): `iterator` is its position (lower_iter.cpp)
+    Keywords,   // the keyword arguments a `**kwargs` parameter gathered: `fields` are
+                // the keys and `items` the values, known at conversion time and never
+                // changed there (lower_kwargs.cpp); `name` is the parameter's name.
+                // A Method of kind-Keywords receiver (`kwargs.get`) holds the same
+                // `items` and `fields`, with no `value` and no `module`.
   };
   Kind kind = Kind::Value;
   ir::Value* value = nullptr;
@@ -80,9 +85,9 @@ struct Sugared {
   // A nested def or lambda (kind Function): the serial of the inlined call that
   // defined it, whose variables it reads; -1 for a top-level function.
   int closure = -1;
-  // Kind Items and Partial: the items.
+  // Kind Items, Partial and Keywords: the items.
   std::shared_ptr<const std::vector<Sugared>> items;
-  std::shared_ptr<const std::vector<std::string>> fields;  // a namedtuple's field names
+  std::shared_ptr<const std::vector<std::string>> fields;  // a namedtuple's fields; keys
   std::vector<std::string> keyword_names;                  // Partial's stored keywords
   std::shared_ptr<IteratorState> iterator;                 // Kind Iterator
 

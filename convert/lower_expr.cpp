@@ -82,6 +82,7 @@ ir::Value* Lowerer::as_value(const Sugared& s, const SourceRange& range) {
     for (const Sugared& i : *s.items) items.push_back(i.value);
     return make_tuple(items, range);
   }
+  if (s.kind == Sugared::Kind::Keywords) return keywords_dict(s, range);
   fail("expected a value here, but this is " + s.describe(), range,
        s.kind == Sugared::Kind::Method || s.kind == Sugared::Kind::Function ||
                s.kind == Sugared::Kind::Builtin
@@ -346,7 +347,10 @@ ir::Value* Lowerer::emit_condition(const ast::Expr& e) {
     }
     return emit_short_circuit(terms, true, e.range);
   }
-  ir::Value* v = emit_expr(e);
+  Sugared s = emit_sugared(e);
+  // `if kwargs:`: whether the caller passed any, known at conversion time.
+  if (s.kind == Sugared::Kind::Keywords) return bool_const(!s.items->empty());
+  ir::Value* v = as_value(s, e.range);
   return to_bool(v, e.range);
 }
 

@@ -85,6 +85,7 @@ std::optional<std::vector<Sugared>> Lowerer::known_items(const ast::Expr& iter) 
 std::optional<std::vector<Sugared>> Lowerer::items_of(const Sugared& v, const SourceRange& range) {
   if (v.kind == Sugared::Kind::Module) return module_items(v, range);
   if (v.kind == Sugared::Kind::Items) return *v.items;
+  if (v.kind == Sugared::Kind::Keywords) return keywords_keys(v, range);  // a dict's keys
   if (v.kind == Sugared::Kind::Iterator) return iterator_rest(v, range);
   if (!v.is_value()) return std::nullopt;
   if (std::optional<IValue> c = constant_value(v.value); c && (c->is_list() || c->is_tuple())) {
@@ -519,7 +520,9 @@ void Lowerer::lower_delete(const ast::Delete& stmt) {
     if (t->kind == ast::ExprKind::Subscript) {
       // `del d[k]` of a dict (lower_dict.cpp).
       const auto& s = t->as<ast::Subscript>();
-      ir::Value* base = emit_expr(*s.value);
+      Sugared sb = emit_sugared(*s.value);
+      if (sb.kind == Sugared::Kind::Keywords) refuse_keywords_write(sb, t->range);
+      ir::Value* base = as_value(sb, s.value->range);
       if (base->type().kind == TypeKind::Dict) {
         delete_dict_item(base, s);
         continue;

@@ -118,6 +118,9 @@ void Lowerer::lower_for(const ast::For& stmt) {
     return lower_unrolled(stmt, module_items(iterable, iter.range));
   }
   if (iterable.kind == Sugared::Kind::Items) return lower_unrolled(stmt, *iterable.items);
+  if (iterable.kind == Sugared::Kind::Keywords) {
+    return lower_unrolled(stmt, keywords_keys(iterable, iter.range));
+  }
   if (iterable.kind == Sugared::Kind::Iterator) {
     return lower_unrolled(stmt, {}, iterable.iterator.get());
   }

@@ -154,6 +154,8 @@ Sugared Lowerer::emit_attribute(const Sugared& base, const std::string& attr,
              did_you_mean(attr, *base.fields));
       }
       fail("AttributeError: 'tuple' object has no attribute '" + attr + "'", range);
+    case Sugared::Kind::Keywords:
+      return keywords_attribute(base, attr, range);
     case Sugared::Kind::Class:
       if (attr == "__name__") return Sugared::of(constant(IValue(base.name), range));
       if (auto a = class_attribute(base.name, attr, range)) return *a;

@@ -364,7 +364,7 @@ Sugared Lowerer::lower_function(const ast::FunctionDef& fn, const std::string& q
     const Sugared& a = args[i];
     if (a.is_value() && a.value->debug_name().empty()) a.value->set_debug_name(fn.params[i].name);
     root.set(fn.params[i].name, Binding{a, {}, {}});
-    if (fn.params[i].kind == ast::ParamKind::VarKw) {
+    if (fn.params[i].kind == ast::ParamKind::VarKw && a.kind != Sugared::Kind::Keywords) {
       root.poison(fn.params[i].name,
                   "'**" + fn.params[i].name +
                       "' cannot be read in the parse route (it has no dict values yet)",

@@ -38,6 +38,12 @@ Sugared Lowerer::emit_subscript(const ast::Subscript& e) {
     }
     return module_dict_item(base, *e.indices[0], e.range);
   }
+  if (base.kind == Sugared::Kind::Keywords) {
+    if (e.indices.size() != 1 || e.indices[0]->kind == ast::ExprKind::Slice) {
+      fail("TypeError: unhashable type: 'slice'", e.range);
+    }
+    return keywords_item(base, emit_sugared(*e.indices[0]), e.indices[0]->range);
+  }
   if (base.kind == Sugared::Kind::Items) {
     if (e.indices.size() != 1 || e.indices[0]->kind == ast::ExprKind::Slice) {
       fail("a tuple of modules can only be indexed by one int here", e.range);
@@ -415,7 +421,9 @@ ir::Value* Lowerer::index_tensor(ir::Value* v, const ast::Subscript& e) {
 }
 
 void Lowerer::assign_tensor_item(const ast::Subscript& target, ir::Value* value) {
-  ir::Value* base = emit_expr(*target.value);
+  Sugared sb = emit_sugared(*target.value);
+  if (sb.kind == Sugared::Kind::Keywords) refuse_keywords_write(sb, target.range);
+  ir::Value* base = as_value(sb, target.value->range);
   if (base->type().kind == TypeKind::List) return assign_list_item(base, target, value);
   if (base->type().kind == TypeKind::Dict) return assign_dict_item(base, target, value);
   if (!base->type().is_tensor() && base->type().kind != TypeKind::Any) {

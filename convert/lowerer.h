@@ -415,6 +415,22 @@ class Lowerer {
   // The entry of such a dict for a key known at conversion time; null otherwise.
   ir::Value* frozen_dict_entry(ir::Value* dict, ir::Value* key);
 
+  // ------------------------- `**kwargs` (lower_kwargs.cpp)
+  // The keywords a `**param` gathered, known at conversion time (Sugared::Kind::Keywords).
+  Sugared make_keywords(const std::string& param, std::vector<std::string> keys,
+                        std::vector<Sugared> values);
+  // A key of `kw` written as a string (anything else is refused).
+  std::string keywords_key(const Sugared& kw, const Sugared& key, const SourceRange& range);
+  std::vector<Sugared> keywords_keys(const Sugared& kw, const SourceRange& range);
+  Sugared keywords_item(const Sugared& kw, const Sugared& key, const SourceRange& range);
+  // `kw` as a graph value: a prim::DictConstruct of its entries (one value type).
+  ir::Value* keywords_dict(const Sugared& kw, const SourceRange& range);
+  // `f(**kw)`: its entries appended to the call's keywords.
+  void spread_keywords(const Sugared& kw, const SourceRange& range, CallArgs* args);
+  Sugared keywords_attribute(const Sugared& kw, const std::string& attr, const SourceRange& range);
+  Sugared call_keywords_method(const Sugared& method, CallArgs& args, const SourceRange& range);
+  [[noreturn]] void refuse_keywords_write(const Sugared& kw, const SourceRange& range);
+
   void lower_raise(const ast::Raise& stmt);
   void lower_try(const ast::Try& stmt);
   void lower_delete(const ast::Delete& stmt);
