@@ -37,7 +37,8 @@ IValue scalar_as_annotated(const IValue& v, const std::string& annotation) {
 // The entry's inputs in parameter order: tensors as typed graph inputs with a rank
 // guard; scalars, with guards on, as graph inputs with a value guard (the trace bakes
 // them, so another value must fail rather than give the traced value's answer).
-// Other kinds (None, strings, lists) are baked without a graph input.
+// Lists of tensors are inputs too (add_sequence_input); other kinds (None, strings,
+// lists of numbers) are baked without a graph input.
 //
 // A tensor's sizes are not guarded here: a trace guards only what it baked. A size
 // that flowed only into ops (`x.view(x.size(0), -1)`) stayed symbolic, so the graph
@@ -45,6 +46,49 @@ IValue scalar_as_annotated(const IValue& v, const std::string& annotation) {
 // the length of a split's result) has a guard of its own where it was used. The rank
 // is baked by every op that reads it (`x.dim()`, `x.T`, negative dims), as the parse
 // route's types fix it too.
+bool is_tensor_sequence(const IValue& v) {
+  if ((!v.is_list() && !v.is_tuple()) || v.items().empty()) return false;
+  for (const IValue& item : v.items()) {
+    if (!item.is_tensor() || !item.to_tensor().defined()) return false;
+  }
+  return true;
+}
+
+// A list (or tuple) of tensors, such as an LSTM's (h, c) state: one graph input,
+// unpacked into its tensors, as torch.jit.trace takes it (`%hidden : Tensor[]`, then
+// prim::ListUnpack), so the graph runs on other values. With guards on, the list's
+// length and each tensor's rank are guarded as a tensor input's rank is.
+void add_sequence_input(const EntryParam& p, const IValue& v, bool guards, TraceBuilder& builder,
+                        TraceHooks& hooks) {
+  ir::Graph& graph = builder.graph();
+  const std::vector<IValue>& items = v.items();
+  std::vector<ir::Type> types;
+  for (const IValue& item : items) {
+    types.push_back(ir::Type::tensor_of(item.to_tensor().dtype(), item.to_tensor().shape()));
+  }
+  ir::Value* in = graph.add_input(
+      p.name, v.is_tuple() ? ir::Type::tuple(types) : ir::Type::list(ir::Type::tensor()));
+  if (guards && v.is_list()) {
+    ir::Node* len = builder.insert("aten::len", {in}, 1, p.range);
+    len->output()->set_type(ir::Type::of_int());
+    hooks.guard(len->output(), IValue(static_cast<int64_t>(items.size())), "length",
+                "len(" + p.name + ")", p.range);
+  }
+  ir::Node* unpack = builder.insert(v.is_tuple() ? ir::kind::TupleUnpack : ir::kind::ListUnpack,
+                                    {in}, items.size(), p.range);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Tensor& t = items[i].to_tensor();
+    unpack->output(i)->set_type(types[i]);
+    builder.bind_tensor(t, unpack->output(i));
+    if (guards) {
+      ir::Node* rank = builder.insert("aten::dim", {unpack->output(i)}, 1, p.range);
+      rank->output()->set_type(ir::Type::of_int());
+      hooks.guard(rank->output(), IValue(t.dim()), "rank", p.name + "[" + std::to_string(i) + "]",
+                  p.range);
+    }
+  }
+}
+
 void add_entry_inputs(const EntryInfo& info, const NamedInputs& inputs, bool guards,
                       TraceBuilder& builder, TraceHooks& hooks) {
   ir::Graph& graph = builder.graph();
@@ -60,6 +104,8 @@ void add_entry_inputs(const EntryInfo& info, const NamedInputs& inputs, bool gua
         rank->output()->set_type(ir::Type::of_int());
         hooks.guard(rank->output(), IValue(t.dim()), "rank", p.name, p.range);
       }
+    } else if (is_tensor_sequence(*v)) {
+      add_sequence_input(p, *v, guards, builder, hooks);
     } else if (v->is_number() && guards) {
       IValue seen = scalar_as_annotated(*v, p.annotation);
       ir::Value* in = graph.add_input(p.name, ir::type_of(seen));
