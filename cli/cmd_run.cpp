@@ -92,7 +92,10 @@ std::unique_ptr<ir::Graph> make_graph(const RunCmd& o, bool graph_file, const In
     return ir::load_graph_yaml(o.input);
   }
   if (o.mode == "parse") {
-    convert::LoweredGraph lowered = parse_model(o.input, o.flags, weights, nullptr, "");
+    // The first input set types the unannotated parameters it gives a tuple, number or
+    // list; its shapes are not lent (a run takes whatever shapes each set has).
+    convert::LoweredGraph lowered = parse_model(
+        o.input, o.flags, weights, o.inputs.empty() ? nullptr : &inputs.sets[0], o.inputs, false);
     run.parameters = std::move(lowered.parameters);
     return std::move(lowered.graph);
   }

@@ -102,10 +102,12 @@ void prepare_with_weights(Program& program, const RunOptions& opts,
 
 // The parse route with the shared flags: the weights are checked against the module
 // first (so a bad one is reported at its key in W.yaml); `example`, when given,
-// lends its tensors' shapes and dtypes (symbolic dims, docs/ir.md).
+// lends its tensors' shapes and dtypes (symbolic dims, docs/ir.md) unless
+// `example_shapes` is false, and the types of its other values to unannotated
+// parameters (a tuple, a number, a list).
 convert::LoweredGraph parse_model(const std::string& model, const ProgramFlags& flags,
                                   const std::vector<NamedTensor>& weights, const InputSet* example,
-                                  const std::string& example_path);
+                                  const std::string& example_path, bool example_shapes = true);
 
 struct TraceFlags {
   bool no_guards = false;

@@ -12,7 +12,7 @@ namespace d2s::cli {
 
 convert::LoweredGraph parse_model(const std::string& model, const ProgramFlags& flags,
                                   const std::vector<NamedTensor>& weights, const InputSet* example,
-                                  const std::string& example_path) {
+                                  const std::string& example_path, bool example_shapes) {
   convert::LowerOptions opts;
   opts.entry = flags.entry;
   opts.seed = flags.seed;
@@ -27,7 +27,11 @@ convert::LoweredGraph parse_model(const std::string& model, const ProgramFlags& 
     EntryInfo entry = program.entry(flags.entry);
     if (example) {
       for (const auto& [name, value] : bind_inputs(entry, *example, example_path, false)) {
-        if (!value.is_tensor()) continue;
+        if (!value.is_tensor()) {
+          opts.input_examples[name] = value;
+          continue;
+        }
+        if (!example_shapes) continue;
         opts.input_shapes[name] = value.to_tensor().shape();
         opts.input_dtypes[name] = value.to_tensor().dtype();
       }

@@ -216,6 +216,7 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   lower.weights = run.weights;
   lower.training = run.training;
   for (const auto& [name, v] : sets[0].inputs) {
+    if (!v.is_tensor()) lower.input_examples[name] = v;
     if (!v.is_tensor() || !v.to_tensor().defined()) continue;
     lower.input_shapes[name] = v.to_tensor().shape();
     lower.input_dtypes[name] = v.to_tensor().dtype();

@@ -395,10 +395,47 @@ Type param_type(const EntryParam& p) {
   return *t;
 }
 
+// The graph type of an example input value: nullopt for None, an empty list, or a list
+// whose items differ in kind (the inputs file then says nothing about the type).
+std::optional<Type> example_type(const IValue& v) {
+  if (v.is_tensor()) return Type::tensor(v.to_tensor().dtype());
+  if (v.is_bool() || v.is_int() || v.is_double()) return type_of_value(v);
+  if (v.is_tuple()) {
+    std::vector<Type> items;
+    for (const IValue& item : v.items()) {
+      std::optional<Type> t = example_type(item);
+      if (!t) return std::nullopt;
+      items.push_back(*t);
+    }
+    return Type::tuple(std::move(items));
+  }
+  if (v.is_list() && !v.items().empty()) {
+    std::optional<Type> first = example_type(v.items()[0]);
+    if (!first || first->kind == TypeKind::Tuple || first->kind == TypeKind::List) {
+      return std::nullopt;
+    }
+    for (const IValue& item : v.items()) {
+      std::optional<Type> t = example_type(item);
+      if (!t || t->kind != first->kind) return std::nullopt;
+    }
+    return Type::list(first->is_tensor() ? Type::tensor() : *first);
+  }
+  return std::nullopt;
+}
+
 // Symbolic dims of an entry input: `<input>_<axis>` (x_0, x_1), so that a printed
 // type says where a size comes from; a batch dimension stays a symbol.
 Type input_type(const EntryParam& p, const LowerOptions& options) {
   Type t = param_type(p);
+  // Unannotated and given a tuple, a number or a list by the inputs: that type, not
+  // TorchScript's Tensor; its other input sets must give the same kind.
+  if (without_spaces(p.annotation).empty() && !(p.default_value && p.default_value->is_number())) {
+    if (auto e = options.input_examples.find(p.name); e != options.input_examples.end()) {
+      if (std::optional<Type> et = example_type(e->second); et && !et->is_tensor()) {
+        return p.default_value && p.default_value->is_none() ? Type::optional(*et) : *et;
+      }
+    }
+  }
   if (!t.is_tensor()) return t;
   if (auto d = options.input_dtypes.find(p.name); d != options.input_dtypes.end()) {
     t.dtype = d->second;

@@ -80,6 +80,11 @@ struct LowerOptions {
   // Dtypes of tensor inputs, when known; the others are taken to be float32, the
   // model language's tensor type.
   std::map<std::string, DType> input_dtypes;
+  // Example values of the inputs that are not tensors (a tuple of tensors, an int, a
+  // list), when known: an unannotated parameter given one takes its type, where
+  // TorchScript would take it to be a Tensor (`forward(self, input, hidden)` of an
+  // LSTM model given the (h, c) pair is a Tuple[Tensor, Tensor]).
+  std::map<std::string, IValue> input_examples;
   // Constant folding, dead-code elimination and shape inference after lowering.
   bool run_passes = true;
   // How deep user functions and submodule calls may be inlined into one another.

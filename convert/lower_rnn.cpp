@@ -83,7 +83,14 @@ Sugared Lowerer::call_recurrent_forward(const Sugared& module, CallArgs& args,
       states.push_back(emit_op("aten::zeros", {shape}, range));
     }
   } else {
-    states = s.lstm ? tuple_items(state, range) : std::vector<ir::Value*>{state};
+    if (s.lstm && state->type().kind == ir::TypeKind::List) {
+      // A list (h_0, c_0) from the inputs file or built by the program, as PyTorch takes
+      // it too: its two items, read when the graph runs.
+      states = {list_item_at(state, c(IValue(int64_t{0})), range),
+                list_item_at(state, c(IValue(int64_t{1})), range)};
+    } else {
+      states = s.lstm ? tuple_items(state, range) : std::vector<ir::Value*>{state};
+    }
     if (states.size() != (s.lstm ? 2u : 1u)) {
       fail("TypeError: " + inst.type + "'s hx must be a tuple (h_0, c_0)", hx->range);
     }

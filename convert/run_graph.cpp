@@ -265,27 +265,35 @@ std::string GraphRunner::slot_label(const Slot& slot) const {
 IValue GraphRunner::bind_argument(const Slot& slot, const NamedInput& given) const {
   const IValue& v = given.value;
   const ir::Type& type = slot.type;
+  const bool unannotated =
+      route_ == "parse" && entry_ &&
+      std::any_of(entry_->params.begin(), entry_->params.end(),
+                  [&](const EntryParam& p) { return p.name == slot.name && p.annotation.empty(); });
   auto mismatch = [&](const std::string& why) {
+    // An unannotated parameter of another type than Tensor took it from the first
+    // input set (convert/lower.cpp input_type): this set gives another kind.
+    const std::string typed_from_inputs =
+        unannotated && type.kind != ir::TypeKind::Tensor
+            ? ": the parse route typed the unannotated parameter from the first input set; "
+              "give every set the same kind of value, or annotate it"
+            : "";
     return Error("input " + slot_label(slot) + " of the graph " + entry_label_ + " is given " +
                      describe(v) + (why.empty() ? "" : ": " + why),
-                 key_point(given.range), "give `" + example_of(slot.name, type) + "`");
+                 key_point(given.range),
+                 "give `" + example_of(slot.name, type) + "`" + typed_from_inputs);
   };
   switch (type.kind) {
     case ir::TypeKind::Tensor: {
       if (!v.is_tensor()) {
-        // An unannotated parameter is a Tensor, as in TorchScript: a number, a list or
-        // null given to one usually means that its annotation is missing.
+        // An unannotated parameter is a Tensor, as in TorchScript, unless the first input
+        // set gave it another kind: a number, a list or null given to one in a later set
+        // (or to a graph file's) usually means that its annotation is missing.
         const std::string annotated = v.is_none()     ? slot.name + "=None"
                                       : v.is_list()   ? slot.name + ": List[float]"
                                       : v.is_bool()   ? slot.name + ": bool"
                                       : v.is_double() ? slot.name + ": float"
                                       : v.is_int()    ? slot.name + ": int"
                                                       : std::string();
-        const bool unannotated =
-            route_ == "parse" && entry_ &&
-            std::any_of(entry_->params.begin(), entry_->params.end(), [&](const EntryParam& p) {
-              return p.name == slot.name && p.annotation.empty();
-            });
         if (unannotated && !annotated.empty()) {
           throw Error("input " + slot_label(slot) + " of the graph " + entry_label_ + " is given " +
                           describe(v) + ": it takes a tensor",
@@ -293,7 +301,8 @@ IValue GraphRunner::bind_argument(const Slot& slot, const NamedInput& given) con
                       "give `" + example_of(slot.name, type) + "`, or annotate the parameter (`" +
                           annotated +
                           "`): the parse route takes an unannotated parameter for a Tensor, as "
-                          "torch.jit.script does");
+                          "torch.jit.script does, unless the first input set gives it another "
+                          "kind");
         }
         throw mismatch("it takes a tensor");
       }

@@ -298,6 +298,51 @@ TEST_F(Routes, TraceLimitAndBadTraceInputs) {
   EXPECT_TRUE(has(r.err, "cannot read file 'nope.yaml'")) << r.err;
 }
 
+TEST_F(Routes, ListOfTensorsIsAnInputOfEveryRoute) {
+  // An unannotated parameter given a list of tensors (an LSTM's (h, c)): the trace keeps
+  // it a graph input, as torch.jit.trace does (a List input, prim::ListUnpack, guards on
+  // its length and its tensors' ranks), and the parse route types it from the inputs
+  // (List[Tensor], where TorchScript would take a Tensor and refuse the list).
+  file("pair.py",
+       "import torch\n"
+       "def pair(x, state):\n"
+       "    h, c = state\n"
+       "    return x * h + c\n");
+  file("two.yaml",
+       "- x: {data: [1.0, 2.0]}\n"
+       "  state: [{data: [3.0, 4.0]}, {data: [5.0, 6.0]}]\n"
+       "- x: {data: [1.0, 1.0]}\n"
+       "  state: [{data: [2.0, 2.0]}, {data: [0.5, 0.5]}]\n");
+  RunResult r = d2s({"trace", "pair.py", "--inputs", "two.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "%state : List[AnyTensor]")) << r.out;
+  EXPECT_TRUE(has(r.out, "prim::ListUnpack(%state)")) << r.out;
+  EXPECT_TRUE(has(r.out, "expr=\"len(state)\", what=\"length\"")) << r.out;
+  // Set 1's state is not set 0's: the trace must read it, not a baked constant.
+  for (const char* mode : {"trace", "parse"}) {
+    YAML::Node doc =
+        YAML::Load(outputs({"run", "pair.py", "--inputs", "two.yaml", "--mode", mode}));
+    ASSERT_EQ(doc.size(), 2u) << mode;
+    EXPECT_EQ(doc[1]["outputs"][0]["data"][0].as<double>(), 2.5) << mode;
+    EXPECT_EQ(doc[0]["outputs"][0]["data"][1].as<double>(), 14.0) << mode;
+  }
+  r = d2s({"parse", "pair.py", "--inputs", "two.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "%state : List[AnyTensor]")) << r.out;
+  // Without inputs the parse route has no example: an unannotated parameter is a Tensor.
+  r = d2s({"parse", "pair.py"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.err, "cannot unpack a value of type Tensor in the parse route")) << r.err;
+  // A third tensor in the list fails the trace's length guard (exit 1).
+  file("three.yaml",
+       "x: {data: [1.0, 2.0]}\n"
+       "state: [{data: [3.0, 4.0]}, {data: [5.0, 6.0]}, {data: [7.0, 8.0]}]\n");
+  r = d2s({"run", "pair.py", "--inputs", "three.yaml", "--trace-inputs", "two.yaml", "--mode",
+           "trace"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(has(r.err, "trace guard failed: 'len(state)' was 2 when traced, is 3 now")) << r.err;
+}
+
 TEST_F(Routes, ScalarInputsOfATrace) {
   // Traced with n = 2: n = 5 fails the input's guard; without guards n is baked and
   // ignored, as torch.jit.trace would.
