@@ -44,14 +44,29 @@ Sugared Lowerer::call_type_info(const std::string& q, CallArgs& args, const Sour
                        : !args.keywords.empty() ? &args.keywords[0].second
                                                 : nullptr;
   if (!arg && !floating) {
-    fail("TypeError: iinfo() missing required argument 'type' (pos 1)", range);
+    fail("TypeError: iinfo() missing 1 required positional arguments: \"type\"", range);
   }
   const DType expected = floating ? DType::Float32 : DType::Int64;
   const interp::TypeInfo info = interp::type_info(floating, expected);
   if (arg) {
     ir::Value* d = as_value(arg->value, arg->range);
-    if (d->type().kind != ir::TypeKind::Int) {
-      fail("TypeError: " + fname + "(): argument 'type' (position 1) must be torch.dtype",
+    // A dtype is an int code in the graph, as in TorchScript: a number written out
+    // (`torch.finfo(3)`) is Python's int, not a dtype.
+    const bool literal =
+        arg->expr &&
+        (arg->expr->kind == ast::ExprKind::Int || arg->expr->kind == ast::ExprKind::Float ||
+         arg->expr->kind == ast::ExprKind::Bool || arg->expr->kind == ast::ExprKind::Str);
+    if (d->type().kind != ir::TypeKind::Int || literal) {
+      const ir::TypeKind k = d->type().kind;
+      const char* py = k == ir::TypeKind::Int     ? "int"
+                       : k == ir::TypeKind::Float ? "float"
+                       : k == ir::TypeKind::Bool  ? "bool"
+                       : k == ir::TypeKind::Str   ? "str"
+                       : k == ir::TypeKind::None  ? "NoneType"
+                       : d->type().is_tensor()    ? "Tensor"
+                                                  : nullptr;
+      fail("TypeError: " + fname + "(): argument 'type' (position 1) must be torch.dtype" +
+               (py ? std::string(", not ") + py : std::string()),
            arg->range);
     }
     if (std::optional<IValue> code = static_value(d)) {

@@ -277,7 +277,11 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
   if (q == "torch.finfo" || q == "torch.iinfo") {
     const bool floating = q == "torch.finfo";
     const std::string fname = q.substr(6);
-    // torch.finfo() is the default dtype's (float32); iinfo needs a dtype.
+    // torch.finfo() is the default dtype's (float32); iinfo needs a dtype (PyTorch's
+    // C++ argument parser words the error).
+    if (!floating && args.empty() && kwargs.empty()) {
+      fail("TypeError: iinfo() missing 1 required positional arguments: \"type\"", range);
+    }
     ValueList a =
         bind_args(fname, {{"type", floating ? std::optional<IValue>(IValue()) : std::nullopt}},
                   std::move(args), std::move(kwargs), range);

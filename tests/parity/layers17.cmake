@@ -52,7 +52,7 @@ if(TARGET d2s)
 endif()
 # Errors of this round's language pieces that PyTorch raises too, live, in every route
 # (tests/parity/language2_errors/): a namedtuple made without a field, str.split with an
-# empty separator made at run time.
+# empty separator made at run time, a missing key of **kwargs, torch.finfo/iinfo misused.
 if(TARGET d2s)
   add_test(NAME language2_live_errors
            COMMAND ${D2S_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/live_errors.py $<TARGET_FILE:d2s>
