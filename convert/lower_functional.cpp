@@ -117,16 +117,20 @@ std::vector<Sugared> Lowerer::require_items(const Sugared& v, const std::string&
 }
 
 Sugared Lowerer::emit_comp(const ast::Comp& e) {
-  if (e.comp == ast::CompKind::Dict) {
-    fail("a dict comprehension is not supported by the parse route", e.range,
-         std::string("build the dict in a for loop (`d[k] = v`), which the parse route lowers; ") +
-             kEagerRuns);
-  }
   if (e.comp == ast::CompKind::Set) {
     fail("a set comprehension is not supported by the parse route (it has no set values)", e.range,
          kEagerRuns);
   }
   CompOut out;
+  if (e.comp == ast::CompKind::Dict) {
+    // `{k: v for ...}`: an empty dict, then one aten::_set_item per item, unrolled or
+    // in the prim::Loop, as torch.jit.script lowers it (lower_dict.cpp types the dict
+    // from its first entry).
+    out.dict = emit_op("prim::DictConstruct", {}, e.range);
+    out.dict->set_type(Type::dict(Type::any(), Type::any()));
+    comp_level(e, 0, &out);
+    return Sugared::of(out.dict);
+  }
   comp_level(e, 0, &out);
   if (out.list) return Sugared::of(out.list);
   if (out.items.empty()) {
@@ -143,6 +147,10 @@ void Lowerer::comp_level(const ast::Comp& e, size_t level, CompOut* out) {
   auto inner = [&] {
     if (level + 1 < e.generators.size()) {
       comp_level(e, level + 1, out);
+    } else if (out->dict) {
+      ir::Value* key = emit_expr(*e.elt);  // the key first, as Python 3.8 evaluates it
+      ir::Value* value = emit_expr(*e.value);
+      dict_set_item(out->dict, key, value, SourceRange::span(e.elt->range, e.value->range));
     } else {
       out->add(*this, emit_expr(*e.elt), e.elt->range);
     }
@@ -265,7 +273,7 @@ void Lowerer::CompOut::add(Lowerer& l, ir::Value* v, const SourceRange& range) {
 }
 
 void Lowerer::CompOut::go_dynamic(Lowerer& l, const SourceRange& range) {
-  if (list) return;
+  if (list || dict) return;  // a dict is written into item by item either way
   // The items made so far (from clauses unrolled before) start the list.
   list = l.make_list(items, range);
   items.clear();

@@ -306,10 +306,12 @@ class Lowerer {
   void keep_closure_frame();
   Sugared emit_comp(const ast::Comp& e);
   // What a comprehension makes: items known at conversion time, or, once a clause's
-  // length or a filter is known only at run time, a list appended to (lower_functional.cpp).
+  // length or a filter is known only at run time, a list appended to (lower_functional.cpp);
+  // a dict comprehension's entries are set in its dict as they come.
   struct CompOut {
     std::vector<ir::Value*> items;
     ir::Value* list = nullptr;
+    ir::Value* dict = nullptr;  // a dict comprehension's dict, written item by item
     void add(Lowerer& l, ir::Value* v, const SourceRange& range);
     void go_dynamic(Lowerer& l, const SourceRange& range);
   };
