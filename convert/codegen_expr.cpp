@@ -300,8 +300,12 @@ std::string list_op(const ir::Node& n, const std::vector<std::string>& args) {
   const std::string self = operand(args[0]);
   std::vector<std::string> rest(args.begin() + 1, args.end());
   if (name == "append" || name == "insert" || name == "pop" || name == "extend" ||
-      name == "clear") {
+      name == "clear" || name == "index" || name == "count" || name == "remove" ||
+      name == "reverse") {
     return self + "." + std::string(name) + "(" + join(rest) + ")";
+  }
+  if (name == "sort") {  // the reverse flag is a keyword of list.sort
+    return self + ".sort(" + (rest.empty() ? "" : "reverse=" + rest[0]) + ")";
   }
   if (name == "_set_item") return self + ".__setitem__(" + join(rest) + ")";
   if (name == "add_") return self + ".__iadd__(" + join(rest) + ")";

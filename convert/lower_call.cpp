@@ -304,6 +304,21 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     if (q == "bool") return Sugared::of(to_bool(v, range));
     return Sugared::of(emit_op(q == "int" ? "aten::Int" : "aten::Float", {v}, range));
   }
+  if (q == "sorted") {
+    // A new list, sorted in place (aten::list, then aten::sort, as list.sort is).
+    if (args.positional.size() != 1) {
+      fail("TypeError: sorted expected 1 argument, got " + std::to_string(args.positional.size()),
+           range);
+    }
+    ir::Value* copy =
+        list_copy(as_list(as_value(args.positional[0].value, args.positional[0].range),
+                          args.positional[0].range),
+                  range);
+    CallArgs flags;
+    flags.keywords = std::move(args.keywords);
+    list_sort(copy, flags, range);
+    return Sugared::of(copy);
+  }
   if (q == "min" || q == "max") {
     // Python's min/max on numbers: prim::min / prim::max, pairwise.
     if (!args.keywords.empty()) fail(q + "() with keyword arguments is not supported", range);

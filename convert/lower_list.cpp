@@ -43,7 +43,8 @@ bool block_within(const ir::Block* block, const ir::Block* outer) {
 
 bool is_list_method(const std::string& name) {
   return name == "append" || name == "insert" || name == "pop" || name == "extend" ||
-         name == "__setitem__" || name == "__iadd__";
+         name == "__setitem__" || name == "__iadd__" || name == "remove" || name == "reverse" ||
+         name == "sort" || name == "clear";
 }
 
 // The names a statement list writes into as lists directly: `n.append(...)` and the
@@ -184,6 +185,10 @@ ir::Value* Lowerer::list_item_at(ir::Value* list, ir::Value* index, const Source
 
 Sugared Lowerer::call_list_method(ir::Value* self, const std::string& name, CallArgs& args,
                                   const SourceRange& range) {
+  if (name == "sort") {
+    list_sort(self, args, range);
+    return Sugared::of(constant(IValue(), range));
+  }
   if (!args.keywords.empty()) {
     fail("list." + name + "() takes no keyword arguments", args.keywords[0].second.range);
   }
@@ -257,8 +262,68 @@ Sugared Lowerer::call_list_method(ir::Value* self, const std::string& name, Call
     expect(0, 0);
     return Sugared::of(list_copy(self, range));
   }
+  if (name == "index" || name == "count") {
+    expect(1, 1);
+    require_comparable_items(self, name, range);
+    ir::Value* out = emit_op("aten::" + name, {self, a[0]}, range);
+    out->set_type(Type::of_int());
+    return Sugared::of(out);
+  }
+  if (name == "remove") {
+    expect(1, 1);
+    require_comparable_items(self, name, range);
+    note_list_write(self, range);
+    emit_op("aten::remove", {self, a[0]}, range);
+    return Sugared::of(constant(IValue(), range));
+  }
+  if (name == "reverse" || name == "clear") {
+    expect(0, 0);
+    note_list_write(self, range);
+    emit_op("aten::" + name, {self}, range);
+    return Sugared::of(constant(IValue(), range));
+  }
   fail("'list' object has no method '" + name + "' in the parse route", range,
-       "lists take append, insert, pop, extend and copy there; " + std::string(kEagerRuns));
+       "lists take append, insert, pop, extend, copy, index, count, remove, reverse, sort and "
+       "clear there; " +
+           std::string(kEagerRuns));
+}
+
+void Lowerer::require_comparable_items(ir::Value* list, const std::string& method,
+                                       const SourceRange& range) {
+  const Type& t = list->type();
+  const TypeKind k = t.elements.empty() ? TypeKind::Any : t.elements[0].kind;
+  if (k == TypeKind::Int || k == TypeKind::Float || k == TypeKind::Bool || k == TypeKind::Str) {
+    return;
+  }
+  const bool tensors = !t.elements.empty() && t.elements[0].is_tensor();
+  fail("list." + method + "() of " + (tensors ? std::string("a list of tensors") : "a " + t.str()) +
+           " is not supported by the parse route",
+       range,
+       std::string("the graph compares items of lists of numbers, bools and strings (a "
+                   "tensor's == and < are tensors); ") +
+           kEagerRuns);
+}
+
+void Lowerer::list_sort(ir::Value* list, CallArgs& args, const SourceRange& range) {
+  // xs.sort(reverse=False): in place, stable; `key=` needs a function value the graph
+  // does not have.
+  if (!args.positional.empty()) {
+    fail("TypeError: sort() takes no positional arguments", args.positional[0].range);
+  }
+  ir::Value* reverse = bool_const(false);
+  for (auto& [name, a] : args.keywords) {
+    if (name == "reverse") {
+      reverse = to_bool(as_value(a.value, a.range), a.range);
+    } else if (name == "key") {
+      fail("sort(key=...) is not supported by the parse route", a.range,
+           std::string("the graph has no function values; ") + kEagerRuns);
+    } else {
+      fail("TypeError: '" + name + "' is an invalid keyword argument for sort()", a.range);
+    }
+  }
+  require_comparable_items(list, "sort", range);
+  note_list_write(list, range);
+  emit_op("aten::sort", {list, reverse}, range);
 }
 
 ir::Value* Lowerer::as_list(ir::Value* v, const SourceRange& range) {

@@ -17,10 +17,11 @@ namespace {
 
 // Builtins the model language knows (the unsupported ones fail when called, with a
 // message naming them, rather than as unknown names).
-const char* const kBuiltins[] = {
-    "print",   "range",   "len",        "int",   "float", "bool",  "min",      "max",       "abs",
-    "round",   "sum",     "isinstance", "super", "list",  "tuple", "str",      "enumerate", "zip",
-    "getattr", "hasattr", "type",       "dict",  "any",   "all",   "reversed", "next",      "iter"};
+const char* const kBuiltins[] = {"print",    "range",   "len",   "int",   "float",     "bool",
+                                 "min",      "max",     "abs",   "round", "sum",       "isinstance",
+                                 "super",    "list",    "tuple", "str",   "enumerate", "zip",
+                                 "getattr",  "hasattr", "type",  "dict",  "any",       "all",
+                                 "reversed", "next",    "iter",  "sorted"};
 
 bool is_builtin(const std::string& name) {
   for (const char* b : kBuiltins) {

@@ -369,6 +369,11 @@ class Lowerer {
   // Marks the lists a loop body writes into by name as changing, before it is lowered.
   void mark_loop_list_writes(const ast::Body& body);
   void note_list_write(ir::Value* list, const SourceRange& range);
+  // index/count/remove/sort compare items: lists of numbers, bools and strings only.
+  void require_comparable_items(ir::Value* list, const std::string& method,
+                                const SourceRange& range);
+  // xs.sort(reverse=...), and sorted(xs) on a copy.
+  void list_sort(ir::Value* list, CallArgs& args, const SourceRange& range);
   // The item type of a list from what is put into it; an error for a second type.
   void refine_list_element(ir::Value* list, ir::Value* item, const SourceRange& range);
   void refine_list_element(ir::Value* list, const ir::Type& item, const SourceRange& range);

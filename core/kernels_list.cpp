@@ -14,9 +14,19 @@
 //   aten::list.t(Any[] l) -> Any[]                            list(outs): a copy
 //   aten::add_.t(Any(a!)[] self, Any[] b) -> Any(a!)[]        a += b
 //   aten::extend.t(Any(a!)[] self, Any[] other) -> ()          a.extend(b)
+//   aten::index.t(Any[] self, Any el) -> int                   a.index(el)
+//   aten::count.t(Any[] self, Any el) -> int                   a.count(el)
+//   aten::remove.t(Any(a!)[] self, Any el) -> ()               a.remove(el)
+//   aten::reverse.t(Any(a!)[] self) -> ()                      a.reverse()
+//   aten::sort.t(Any(a!)[] self, bool reverse=False) -> ()     a.sort(reverse=...)
+//   aten::clear.t(Any(a!)[] self) -> ()                        a.clear()
 //
+// index, count, remove and sort take lists of numbers, bools or strings (the lowering
+// refuses tensor lists, whose `==` and `<` are tensors): items compare as Python
+// compares them (1 == 1.0 == True).
 // (a + b is aten::add.t of kernels_scalar.cpp: a new list.) Indices follow Python: negative ones
 // count from the end, and an index out of range is Python's IndexError.
+#include <algorithm>
 #include <cstdint>
 
 #include "core/kernels.h"
@@ -39,6 +49,37 @@ std::optional<size_t> wrap_index(int64_t i, size_t n) {
   if (i < 0) i += size;
   if (i < 0 || i >= size) return std::nullopt;
   return static_cast<size_t>(i);
+}
+
+// Python's == between two items of a list of numbers, bools or strings.
+bool py_equal(const IValue& a, const IValue& b) {
+  if (a.is_string() || b.is_string()) {
+    return a.is_string() && b.is_string() && a.to_string() == b.to_string();
+  }
+  if (a.is_none() || b.is_none()) return a.is_none() && b.is_none();
+  if (a.is_number() && b.is_number()) {
+    if (a.is_double() || b.is_double()) return a.to_double() == b.to_double();
+    return a.to_int() == b.to_int();
+  }
+  fail("TypeError: list items of type " + a.type_name() + " cannot be compared here");
+}
+
+// Python's < for sort: numbers with numbers, strings with strings.
+bool py_less(const IValue& a, const IValue& b) {
+  if (a.is_string() && b.is_string()) return a.to_string() < b.to_string();
+  if (a.is_number() && b.is_number()) {
+    if (a.is_double() || b.is_double()) return a.to_double() < b.to_double();
+    return a.to_int() < b.to_int();
+  }
+  fail("TypeError: '<' not supported between instances of '" + a.type_name() + "' and '" +
+       b.type_name() + "'");
+}
+
+std::optional<size_t> find_item(const ValueList& items, const IValue& el) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (py_equal(items[i], el)) return i;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -108,6 +149,43 @@ void register_list(OpRegistry& r) {
     const ValueList more = a[1].items();  // a copy: `xs += xs` doubles xs
     items.insert(items.end(), more.begin(), more.end());
     return a[0];
+  });
+  r.add("aten::index.t(Any[] self, Any el) -> int", [](C, A a) {
+    std::optional<size_t> i = find_item(a[0].items(), a[1]);
+    if (!i) fail("ValueError: " + a[1].repr() + " is not in list");
+    return IValue(static_cast<int64_t>(*i));
+  });
+  r.add("aten::count.t(Any[] self, Any el) -> int", [](C, A a) {
+    int64_t n = 0;
+    for (const IValue& item : a[0].items()) n += py_equal(item, a[1]) ? 1 : 0;
+    return IValue(n);
+  });
+  r.add("aten::remove.t(Any(a!)[] self, Any el) -> ()", [](C, A a) {
+    ValueList& items = list_of(a[0], "remove");
+    std::optional<size_t> i = find_item(items, a[1]);
+    if (!i) fail("ValueError: list.remove(x): x not in list");
+    items.erase(items.begin() + static_cast<std::ptrdiff_t>(*i));
+    return IValue();
+  });
+  r.add("aten::reverse.t(Any(a!)[] self) -> ()", [](C, A a) {
+    ValueList& items = list_of(a[0], "reverse");
+    std::reverse(items.begin(), items.end());
+    return IValue();
+  });
+  r.add("aten::sort.t(Any(a!)[] self, bool reverse=False) -> ()", [](C, A a) {
+    ValueList& items = list_of(a[0], "sort");
+    // Python's sort is stable, also with reverse=True (equal items keep their order).
+    if (a[1].to_bool()) {
+      std::stable_sort(items.begin(), items.end(),
+                       [](const IValue& x, const IValue& y) { return py_less(y, x); });
+    } else {
+      std::stable_sort(items.begin(), items.end(), py_less);
+    }
+    return IValue();
+  });
+  r.add("aten::clear.t(Any(a!)[] self) -> ()", [](C, A a) {
+    list_of(a[0], "clear").clear();
+    return IValue();
   });
   r.add("aten::extend.t(Any(a!)[] self, Any[] other) -> ()", [](C, A a) {
     ValueList& items = list_of(a[0], "extend");

@@ -19,8 +19,8 @@ IValue obj(std::shared_ptr<Object> o) {
 
 // Methods of list / tuple / str / torch.Size that builtins.cpp implements.
 bool has_builtin_method(const IValue& v, const std::string& name) {
-  static const char* const kList[] = {"append", "extend", "pop",  "insert",
-                                      "index",  "count",  "copy", "reverse"};
+  static const char* const kList[] = {"append", "extend",  "pop",    "insert", "index", "count",
+                                      "copy",   "reverse", "remove", "sort",   "clear"};
   static const char* const kTuple[] = {"index", "count"};
   static const char* const kStr[] = {"format",     "join",     "upper",   "lower", "strip",
                                      "startswith", "endswith", "replace", "split"};

@@ -217,6 +217,30 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
       std::reverse(items.begin(), items.end());
       return IValue();
     }
+    if (name == "clear") {
+      bind_args(fname, {}, std::move(args), std::move(kwargs), range);
+      items.clear();
+      return IValue();
+    }
+    if (name == "remove") {
+      ValueList a =
+          bind_args(fname, {{"value", std::nullopt}}, std::move(args), std::move(kwargs), range);
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (py_equal(items[i], a[0], range)) {
+          items.erase(items.begin() + static_cast<std::ptrdiff_t>(i));
+          return IValue();
+        }
+      }
+      fail("ValueError: list.remove(x): x not in list", range);
+    }
+    if (name == "sort") {
+      // In place, as sorted() orders (key=, reverse=, stable); keyword-only, as in Python.
+      if (!args.empty()) fail("TypeError: sort() takes no positional arguments", range);
+      ValueList whole{self};
+      std::optional<IValue> sorted = call_more_builtins("sorted", whole, kwargs, range);
+      items = sorted->list_items();
+      return IValue();
+    }
   }
   if (const ValueList* items = seq_items(self)) {
     if (name == "index" || name == "count") {
