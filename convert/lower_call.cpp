@@ -324,6 +324,19 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     if (!args.keywords.empty()) fail(q + "() with keyword arguments is not supported", range);
     std::vector<ir::Value*> vs = value_args();
     if (vs.size() == 1 && vs[0]->type().kind == TypeKind::Tuple) vs = tuple_items(vs[0], range);
+    if (vs.size() == 1 && vs[0]->type().kind == TypeKind::List) {
+      // max(sizes) of a list of numbers: prim::max.list when the graph runs (an empty
+      // list is Python's ValueError then).
+      const Type& t = vs[0]->type();
+      const TypeKind k = t.elements.empty() ? TypeKind::Any : t.elements[0].kind;
+      if (k != TypeKind::Int && k != TypeKind::Float && k != TypeKind::Bool) {
+        fail("the builtin " + q + "() of a " + t.str() + " is not supported by the parse route",
+             range, std::string("the graph takes min/max of lists of numbers; ") + kEagerRuns);
+      }
+      ir::Value* out = emit_op("prim::" + q, {vs[0]}, range);
+      out->set_type(t.elements[0]);
+      return Sugared::of(out);
+    }
     if (vs.size() < 2) {
       fail("TypeError: " + q + "() of one value is not supported by the parse route", range,
            "for a tensor use torch." + q + "(t) or t." + q + "()");

@@ -213,6 +213,30 @@ ir::Value* Lowerer::emit_binop(ast::BinOpKind op, ir::Value* lhs, ir::Value* rhs
       rhs->type().kind == TypeKind::List) {
     return list_concat(lhs, rhs, range);
   }
+  if (op == ast::BinOpKind::Mul &&
+      (lhs->type().kind == TypeKind::List || rhs->type().kind == TypeKind::List)) {
+    // `[0] * n` / `n * xs`: repeated, written out when the items and n are known now,
+    // else TorchScript's aten::mul.left_t when the graph runs.
+    ir::Value* list = lhs->type().kind == TypeKind::List ? lhs : rhs;
+    ir::Value* times = list == lhs ? rhs : lhs;
+    const TypeKind k = times->type().kind;
+    if (k != TypeKind::Int && k != TypeKind::Bool) {
+      fail("TypeError: can't multiply sequence by non-int of type '" + times->type().str() + "'",
+           range);
+    }
+    auto items = static_list_items(list, range);
+    std::optional<IValue> n = static_value(times);
+    if (items && n) {
+      std::vector<ir::Value*> out;
+      for (int64_t i = 0; i < n->to_int(); ++i) out.insert(out.end(), items->begin(), items->end());
+      ir::Value* made = make_list(out, range);
+      if (out.empty()) made->set_type(list->type());
+      return made;
+    }
+    ir::Value* out = emit_op("aten::mul", {list, times}, range);
+    out->set_type(list->type());
+    return out;
+  }
   if (op == ast::BinOpKind::Mod && lhs->type().kind == TypeKind::Str) {
     // printf-style `"..." % args`: TorchScript's aten::percentFormat (core/kernels_str.cpp),
     // given the tuple or the one value; a label known now folds to a constant.

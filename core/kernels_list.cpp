@@ -12,6 +12,7 @@
 //   aten::__getitem__.t(Any[] list, int idx) -> Any           outs[i]
 //   aten::slice.t(Any[] l, int? start, int? end, int step) -> Any[]   outs[a:b:c]
 //   aten::list.t(Any[] l) -> Any[]                            list(outs): a copy
+//   aten::mul.left_t(Any[] l, int n) -> Any[]                 outs * n: a new list
 //   aten::add_.t(Any(a!)[] self, Any[] b) -> Any(a!)[]        a += b
 //   aten::extend.t(Any(a!)[] self, Any[] other) -> ()          a.extend(b)
 //   aten::index.t(Any[] self, Any el) -> int                   a.index(el)
@@ -141,6 +142,12 @@ void register_list(OpRegistry& r) {
     ValueList out;
     for (int64_t i = start; step > 0 ? i < end : i > end; i += step)
       out.push_back(items[static_cast<size_t>(i)]);
+    return IValue::list(std::move(out));
+  });
+  r.add("aten::mul.left_t(Any[] l, int n) -> Any[]", [](C, A a) {
+    const ValueList& items = a[0].items();
+    ValueList out;
+    for (int64_t i = 0; i < a[1].to_int(); ++i) out.insert(out.end(), items.begin(), items.end());
     return IValue::list(std::move(out));
   });
   r.add("aten::list.t(Any[] l) -> Any[]", [](C, A a) { return IValue::list(a[0].items()); });

@@ -1,7 +1,7 @@
 # The list methods that compare or reorder items, as TorchScript has them, on lists of
 # numbers and strings built in forward: index, count, remove, reverse, sort (with
-# reverse=), clear, and sorted(); sizes read from the input so that the items are
-# known only when the graph runs.
+# reverse=), clear, sorted(), min/max of one list and `[0] * n`; sizes read from the input so
+# that the items are known only when the graph runs.
 import torch
 from torch import Tensor
 from typing import List
@@ -24,5 +24,7 @@ def list_methods(x: Tensor) -> Tensor:
     scales = [float(s) / 2 for s in order]
     scales.clear()
     scales.append(0.5)
-    print(sizes, order, names, first, repeats)
-    return x * (first + repeats + label + len(sizes) + scales[0]) + order[0]
+    zeros = [0] * x.size(0)  # a length known only when the graph runs: aten::mul.left_t
+    sizes += zeros
+    print(sizes, order, names, first, repeats, max(sizes), min(order))
+    return x * (first + repeats + label + len(sizes) + scales[0] + min(scales)) + max(order)
