@@ -515,9 +515,23 @@ LoweredGraph lower_program(std::shared_ptr<const SourceFile> file, const LowerOp
       self.module = std::make_shared<ModuleRef>(ModuleRef{instance, ""});
       args.push_back(self);
     }
+    std::vector<Sugared> inputs;
     for (const EntryParam& p : entry.params) {
-      args.push_back(Sugared::of(g.add_input(p.name, input_type(p, options))));
+      inputs.push_back(Sugared::of(g.add_input(p.name, input_type(p, options))));
       out.argument_defaults.push_back(p.default_value);
+    }
+    // The function's parameters in order: the inputs, and an entry's `*args` and
+    // `**kwargs` empty (they are not inputs: trace/entry.cpp).
+    size_t next_input = 0;
+    for (size_t i = args.size(); i < entry.function->params.size(); ++i) {
+      const ast::Param& p = entry.function->params[i];
+      if (p.kind == ast::ParamKind::VarArgs) {
+        args.push_back(Sugared::of(lowerer.make_tuple({}, p.range)));
+      } else if (p.kind == ast::ParamKind::VarKw) {
+        args.push_back(lowerer.make_keywords(p.name, {}, {}));
+      } else {
+        args.push_back(inputs.at(next_input++));
+      }
     }
     out.num_arguments = entry.params.size();
     if (instance) {

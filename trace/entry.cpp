@@ -232,6 +232,9 @@ EntryInfo Program::entry(const std::string& requested) const {
   info.function = fn;
   for (size_t i = skip_self ? 1 : 0; i < fn->params.size(); ++i) {
     const ast::Param& p = fn->params[i];
+    // `*args` / `**kwargs` of the entry are not inputs: a caller of forward(x) passes
+    // none, so they are empty, as Python binds them.
+    if (p.kind == ast::ParamKind::VarArgs || p.kind == ast::ParamKind::VarKw) continue;
     EntryParam ep;
     ep.name = p.name;
     ep.annotation = annotation_text(p.annotation.get());

@@ -56,6 +56,18 @@ def with_grad_inputs(inputs):
     return out
 
 
+def call_of(params, skip_self):
+    """The arguments that pass a signature's parameters on: positional ones by position,
+    then `*args`, keyword-only ones by name and `**kwargs`."""
+    parts = [a.arg for a in params.args[1 if skip_self else 0:]]
+    if params.vararg:
+        parts.append("*" + params.vararg.arg)
+    parts += [f"{a.arg}={a.arg}" for a in params.kwonlyargs]
+    if params.kwarg:
+        parts.append("**" + params.kwarg.arg)
+    return ", ".join(parts)
+
+
 def wrapper_source(path, first_is_item):
     """The sample's source plus an entry returning the loss (defined last, so that it
     is the entry d2s picks)."""
@@ -68,7 +80,7 @@ def wrapper_source(path, first_is_item):
     if kind == "class":
         forward = [n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "forward"][0]
         params = forward.args
-        call = ", ".join(a.arg for a in params.args[1:])
+        call = call_of(params, skip_self=True)
         signature = ast.unparse(params)
         base = ast.unparse(node.bases[0]) if node.bases else "torch.nn.Module"
         return (source + f"\n\nclass {WRAPPER_CLASS}({base}):\n"
@@ -78,7 +90,7 @@ def wrapper_source(path, first_is_item):
                 f"    def forward({signature}):\n"
                 f"        return self.m({call}){pick}.sum()\n"), "class"
     params = node.args
-    call = ", ".join(a.arg for a in params.args)
+    call = call_of(params, skip_self=False)
     return (source + f"\n\ndef {WRAPPER}({ast.unparse(params)}):\n"
             f"    return {name}({call}){pick}.sum()\n"), "function"
 
