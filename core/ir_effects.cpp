@@ -7,8 +7,26 @@ namespace d2s::ir {
 
 namespace {
 
+// Whether an overload could be the one a node without a recorded overload calls, by its
+// first argument: a tensor op (torch.sort) is not the list op of the same name
+// (list.sort, which writes into its list), nor a dict op.
+bool first_argument_fits(const OpDef& def, const Node& n) {
+  if (n.inputs().empty() || def.schema.arguments.empty()) return true;
+  const Type& t = n.input(0)->type();
+  if (t.kind == TypeKind::Any || t.kind == TypeKind::Optional) return true;
+  std::string s = def.schema.arguments[0].type;
+  if (!s.empty() && s.back() == '?') s.pop_back();
+  if (s.size() > 2 && s.compare(s.size() - 2, 2, "[]") == 0) {
+    return t.kind == TypeKind::List || t.kind == TypeKind::Tuple;
+  }
+  if (s == "Tensor") return t.is_tensor();
+  if (s == "Dict") return t.kind == TypeKind::Dict;
+  return true;
+}
+
 // Calls pred on the node's OpDef (its recorded overload), or on every overload of its
-// kind when none is recorded; true when pred holds for one. False for unknown kinds.
+// kind that fits its first input when none is recorded; true when pred holds for one.
+// False for unknown kinds.
 template <typename Pred>
 bool any_overload(const Node& n, Pred pred) {
   const OpRegistry& reg = OpRegistry::builtin();
@@ -16,7 +34,7 @@ bool any_overload(const Node& n, Pred pred) {
     if (const OpDef* def = reg.find(n.kind(), n.overload())) return pred(*def);
   }
   for (const OpDef& def : reg.overloads(n.kind())) {
-    if (pred(def)) return true;
+    if (first_argument_fits(def, n) && pred(def)) return true;
   }
   return false;
 }

@@ -166,18 +166,21 @@ TEST_F(DiffCli, GuardedTraceRunsWhereCheckPasses) {
 // A program the parse route cannot run is an error of diff and check (exit 2, with the
 // parse route's message), not a trace that "disagrees" (exit 1).
 TEST_F(DiffCli, ParseRouteThatCannotRunIsExitTwo) {
-  // An unannotated parameter is a Tensor in the parse route (TorchScript's rule): its
-  // graph cannot index the list eager mode takes.
+  // An unannotated parameter takes its type from set 0 in the parse route (a list):
+  // its graph cannot index set 1's tensor, which eager mode indexes too.
   const std::string model = file("scaled.py",
                                  "import torch\n\n\n"
                                  "def scaled(x, scales):\n"
                                  "    y = x * 2.0\n"
                                  "    return y * scales[0]\n");
-  const std::string in = file("scaled.yaml", "x: {shape: [3], data: [1, 2, 3]}\nscales: [2.0]\n");
+  const std::string in = file("scaled.yaml",
+                              "- x: {shape: [3], data: [1, 2, 3]}\n  scales: [2.0]\n"
+                              "- x: {shape: [3], data: [1, 2, 3]}\n"
+                              "  scales: {shape: [2], data: [2.0, 3.0]}\n");
   for (const char* cmd : {"diff", "check"}) {
     RunResult r = d2s({cmd, model, "--inputs", in});
     EXPECT_EQ(r.code, 2) << cmd << "\n" << r.out << r.err;
-    EXPECT_TRUE(contains(r.err, "scaled.py:6:16: error: select(): argument 'self'")) << r.err;
+    EXPECT_TRUE(contains(r.err, "scaled.py:6:16: error: __getitem__(): argument 'list'")) << r.err;
     EXPECT_TRUE(contains(r.err, "its parsed graph does not")) << r.err;
   }
 }

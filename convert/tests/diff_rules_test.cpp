@@ -119,16 +119,17 @@ TEST(DiffRules, SplitLengthIsGuardedAndDisagrees) {
 // Every set ran eagerly; a parsed graph that cannot run one is a limit of the parse
 // route (exit 2 with its error), never a `disagrees` verdict.
 TEST(DiffRules, ParsedGraphThatCannotRunIsAnError) {
-  // An unannotated parameter is a Tensor in the parse route (TorchScript's rule), so
-  // its graph reads `scales[0]` as a row of a tensor and cannot take the list eager
-  // mode indexes (`scales: List[float]` would): a limit of the parse route, so an error,
-  // not a verdict on the trace.
+  // An unannotated parameter takes its type from set 0 in the parse route (a list
+  // here), so its graph indexes `scales[0]` as a list and cannot take set 1's tensor,
+  // which eager mode indexes too: a limit of the parse route, so an error, not a
+  // verdict on the trace.
   const std::string program = std::string(kHeader) +
                               "def f(x: Tensor, scales):\n"  // 5
                               "    y = x * 2.0\n"
                               "    return y * scales[0]\n";  // 7
   try {
-    diff_source(program, {{{"x", t({2}, {1, 2})}, {"scales", IValue::list({IValue(2.0)})}}});
+    diff_source(program, {{{"x", t({2}, {1, 2})}, {"scales", IValue::list({IValue(2.0)})}},
+                          {{"x", t({2}, {1, 2})}, {"scales", t({2}, {2, 3})}}});
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_code(), 2);

@@ -80,16 +80,19 @@ TEST(OpSchemaAlias, EveryInPlaceOpOfTheTableIsMarked) {
   // Nothing else writes: a table entry that does must say so in its schema. batch_norm
   // is the one op without a trailing underscore that writes (its running statistics,
   // which TorchScript's schema leaves unmarked); the list ops of kernels_list.cpp
-  // (overload "t": append, insert, pop, _set_item, extend) write into their list, and
+  // (overload "t": append, insert, pop, _set_item, extend, remove, reverse, sort,
+  // clear) write into their list, and
   // the dict ops of kernels_dict.cpp that take a `Dict(a!)` into their dict.
   for (const std::string& base : reg.base_names()) {
     for (const OpDef& def : reg.overloads(base)) {
       const std::string& n = def.schema.name;
       if (n.rfind("aten::", 0) != 0) continue;  // grad::add_ is add_'s backward, not a write
       const bool underscore = n.size() > 2 && n.back() == '_' && n[n.size() - 2] != '_';
-      const bool list_write = def.schema.overload == "t" &&
-                              (n == "aten::append" || n == "aten::insert" || n == "aten::pop" ||
-                               n == "aten::_set_item" || n == "aten::extend");
+      const bool list_write =
+          def.schema.overload == "t" &&
+          (n == "aten::append" || n == "aten::insert" || n == "aten::pop" ||
+           n == "aten::_set_item" || n == "aten::extend" || n == "aten::remove" ||
+           n == "aten::reverse" || n == "aten::sort" || n == "aten::clear");
       const bool dict_write = !def.schema.arguments.empty() &&
                               def.schema.arguments[0].type == "Dict" &&
                               (n == "aten::_set_item" || n == "aten::pop" || n == "aten::Delete" ||
@@ -115,6 +118,15 @@ TEST(OpSchemaAlias, NodeEffectsComeFromTheMarks) {
   EXPECT_TRUE(ir::removable_when_unused(*pure));
   EXPECT_TRUE(ir::has_own_effects(*random));
   EXPECT_TRUE(ir::has_own_effects(*unknown));
+  // Without a recorded overload, the overloads that fit the first input decide:
+  // torch.sort of a tensor is pure, list.sort of the same name writes into its list.
+  ir::Node* tensor_sort = g.insert("aten::sort", {x}, 2, SourceRange());
+  ir::Value* xs = g.add_input("xs", ir::Type::list(ir::Type::of_int()));
+  ir::Node* list_sort = g.insert("aten::sort", {xs}, 0, SourceRange());
+  EXPECT_FALSE(ir::mutates_inputs(*tensor_sort));
+  EXPECT_TRUE(ir::removable_when_unused(*tensor_sort));
+  EXPECT_TRUE(ir::mutates_inputs(*list_sort));
+  EXPECT_FALSE(ir::removable_when_unused(*list_sort));
 }
 
 TEST(VersionCounter, InPlaceWritesBumpItAndViewsShareIt) {
