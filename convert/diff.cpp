@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <sstream>
-#include <unordered_map>
 
 #include "convert/diff_internal.h"
 #include "core/error.h"
@@ -120,41 +119,61 @@ void compare_sets(const std::vector<DiffInputSet>& sets, const GraphRun& trace,
 }
 
 // A copy of a flat graph (a trace): the guarded trace is kept for running it while
-// the original is made plain.
-std::unique_ptr<ir::Graph> copy_trace(const ir::Graph& g) {
+// the original is made plain. Values are mapped by their unique number (dense in a
+// graph) rather than hashed, and one input list is reused: a trace has one node per
+// op it recorded, 100,000 and more in a long unrolled loop.
+std::unique_ptr<ir::Graph> copy_trace(const ir::Graph& g, size_t& nodes) {
   auto out = std::make_unique<ir::Graph>();
   out->route = g.route;
   out->entry = g.entry;
   out->source = g.source;
-  std::unordered_map<const ir::Value*, ir::Value*> to;
-  for (const ir::Value* in : g.inputs()) to[in] = out->add_input(in->debug_name(), in->type());
+  std::vector<ir::Value*> to;
+  auto map = [&](const ir::Value* from, ir::Value* copy) {
+    if (from->unique() >= to.size()) to.resize(std::max(2 * to.size(), from->unique() + 1));
+    to[from->unique()] = copy;
+  };
+  auto mapped = [&](const ir::Value* from) {
+    ir::Value* v = from->unique() < to.size() ? to[from->unique()] : nullptr;
+    if (!v) throw Error("internal error: a trace reads a value it does not define");
+    return v;
+  };
+  for (const ir::Value* in : g.inputs()) map(in, out->add_input(in->debug_name(), in->type()));
+  std::vector<ir::Value*> inputs;
+  nodes = 0;
   for (const ir::Node* n : g.block()->nodes()) {
     if (!n->blocks().empty()) throw Error("internal error: a trace with nested blocks");
-    std::vector<ir::Value*> inputs;
-    for (const ir::Value* v : n->inputs()) inputs.push_back(to.at(v));
+    ++nodes;
+    inputs.clear();
+    for (const ir::Value* v : n->inputs()) inputs.push_back(mapped(v));
     ir::Node* c = out->insert(n->kind(), inputs, n->outputs().size(), n->range());
-    c->set_overload(n->overload());
+    if (!n->overload().empty()) c->set_overload(n->overload());
     for (const auto& [name, value] : n->attrs()) c->set_attr(name, value);
     for (size_t i = 0; i < n->outputs().size(); ++i) {
       c->output(i)->set_type(n->output(i)->type());
       if (!n->output(i)->debug_name().empty())
         c->output(i)->set_debug_name(n->output(i)->debug_name());
-      to[n->output(i)] = c->output(i);
+      map(n->output(i), c->output(i));
     }
   }
-  for (const ir::Value* v : g.outputs()) out->register_output(to.at(v));
+  for (const ir::Value* v : g.outputs()) out->register_output(mapped(v));
   return out;
 }
 
 // The guarded trace made plain (what --no-guards gives): its guards dropped, then
 // what only they used. A trace is one flat block, so one backward pass finds it all.
-void strip_guards(ir::Graph& graph) {
+// Returns how many nodes it dropped.
+size_t strip_guards(ir::Graph& graph) {
   ir::Block* top = graph.block();
+  size_t dropped = 0;
   for (ir::Node* n = top->return_node()->prev(); n && n != top->param_node();) {
     ir::Node* prev = n->prev();
-    if (n->kind() == ir::kind::Guard || ir::removable_when_unused(*n)) n->destroy();
+    if (n->kind() == ir::kind::Guard || ir::removable_when_unused(*n)) {
+      n->destroy();
+      ++dropped;
+    }
     n = prev;
   }
+  return dropped;
 }
 
 bool worth_searching(const Finding& f) {
@@ -193,17 +212,19 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
     t.max_nodes = options.max_trace_nodes;
     traces.push_back(trace_program(program, clone_inputs(sets[s].inputs), t));
     if (s == 0) {
-      report.traced.guarded_nodes = traces[0].graph->node_count();
       report.traced.guards = static_cast<size_t>(traces[0].log.guards);
       if (script) {
+        report.traced.guarded_nodes = traces[0].graph->node_count();
         guarded = std::move(traces[0].graph);
         t.guards = false;
         traces[0] = trace_program(program, clone_inputs(sets[s].inputs), t);
+        report.traced.nodes = traces[0].graph->node_count();
       } else {
-        guarded = copy_trace(*traces[0].graph);
-        strip_guards(*traces[0].graph);
+        // A trace is flat: the copy counts its nodes, and stripping says what it dropped
+        // (no walk of the whole trace just to count).
+        guarded = copy_trace(*traces[0].graph, report.traced.guarded_nodes);
+        report.traced.nodes = report.traced.guarded_nodes - strip_guards(*traces[0].graph);
       }
-      report.traced.nodes = traces[0].graph->node_count();
     }
   }
   report.source = program.file();

@@ -115,9 +115,9 @@ bool fold_loop(ir::Node* n) {
 
 // The values some op of the graph writes into (its `Tensor(a!)` arguments): a buffer
 // constant that batch_norm or add_ updates holds another value when a later read runs.
-std::unordered_set<const ir::Value*> written_values(const ir::Graph& g) {
+std::unordered_set<const ir::Value*> written_values(const std::vector<ir::Node*>& nodes) {
   std::unordered_set<const ir::Value*> out;
-  for (ir::Node* n : post_order(g.block())) {
+  for (ir::Node* n : nodes) {
     const OpDef* def = n->blocks().empty() ? op_of(*n) : nullptr;
     if (!def || !def->mutates) continue;
     for (size_t i : def->schema.written_arguments()) {
@@ -169,10 +169,12 @@ bool fold_tuple(ir::Node* n) {
 
 bool fold_once(ir::Graph& g) {
   bool changed = false;
-  const std::unordered_set<const ir::Value*> written = written_values(g);
+  // One walk of the graph serves both: the written values, then the folding.
+  const std::vector<ir::Node*> nodes = post_order(g.block());
+  const std::unordered_set<const ir::Value*> written = written_values(nodes);
   // Post-order: a node's blocks are folded before the node, and folding a node only
   // removes it and its own (already visited) blocks, so the list stays valid.
-  for (ir::Node* n : post_order(g.block())) {
+  for (ir::Node* n : nodes) {
     if (n->kind() == ir::kind::If) {
       changed |= fold_if(g, n);
     } else if (n->kind() == ir::kind::Loop) {
@@ -298,6 +300,10 @@ void run_default_passes(ir::Graph& graph) {
   run("lowering", [](ir::Graph&) { return false; });
   for (int round = 0; round < 20; ++round) {
     bool changed = run("constant-folding", constant_fold);
+    // Dead-code elimination runs to its own fixpoint: after the first round, a graph
+    // that folding left unchanged is one it already swept clean (a whole walk saved,
+    // which asks every nested node whether it may raise).
+    if (round > 0 && !changed) break;
     changed |= run("dead-code elimination", eliminate_dead_code);
     if (!changed) break;
   }

@@ -1,4 +1,5 @@
 // Dead-code elimination: see passes.h for what is kept and why.
+#include <unordered_map>
 #include <unordered_set>
 
 #include "convert/passes.h"
@@ -107,7 +108,20 @@ bool own_side_effects(const ir::Node& n, bool check_raise = true) {
   return !cannot_raise(n);
 }
 
-bool sweep(ir::Graph& graph) {
+// Whether a registry op may raise, remembered across the sweeps of one elimination:
+// sweeping only removes nodes and loop slots, so a surviving op keeps its inputs and
+// their producers, and the answer (which may run the kernel on stand-ins) holds.
+using RaiseCache = std::unordered_map<const ir::Node*, bool>;
+
+bool sweep_side_effects(const ir::Node& n, bool check_raise, RaiseCache& may_raise) {
+  if (ir::has_own_effects(n)) return true;
+  if (!check_raise || n.kind().rfind("prim::", 0) == 0) return false;
+  auto [it, fresh] = may_raise.try_emplace(&n, false);
+  if (fresh) it->second = !cannot_raise(n);
+  return it->second;
+}
+
+bool sweep(ir::Graph& graph, RaiseCache& may_raise) {
   bool changed = false;
   // Last node first within each block, a node after its blocks: a chain of dead nodes
   // goes in one sweep, and an If or Loop is judged after its arms were cleaned. Whether
@@ -121,7 +135,7 @@ bool sweep(ir::Graph& graph) {
     // A node in an If arm or a loop body may be read only by its block's return: the
     // If or Loop goes when nothing reads that, so whether the node raises decides.
     const bool nested = n->owning_block() != graph.block();
-    bool effects = own_side_effects(*n, /*check_raise=*/!used || nested);
+    bool effects = sweep_side_effects(*n, /*check_raise=*/!used || nested, may_raise);
     for (const ir::Block* b : n->blocks()) {
       for (const ir::Node* inner : b->nodes()) effects |= effectful.count(inner) > 0;
     }
@@ -153,7 +167,8 @@ bool has_side_effects(const ir::Node& n) {
 bool eliminate_dead_code(ir::Graph& graph) {
   bool changed = false;
   // Dropping a carried value can free what computed it in the body: repeat.
-  while (sweep(graph)) changed = true;
+  RaiseCache may_raise;
+  while (sweep(graph, may_raise)) changed = true;
   return changed;
 }
 
