@@ -3,6 +3,7 @@
 #include "convert/diff.h"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "convert/diff_internal.h"
@@ -118,62 +119,26 @@ void compare_sets(const std::vector<DiffInputSet>& sets, const GraphRun& trace,
   }
 }
 
-// A copy of a flat graph (a trace): the guarded trace is kept for running it while
-// the original is made plain. Values are mapped by their unique number (dense in a
-// graph) rather than hashed, and one input list is reused: a trace has one node per
-// op it recorded, 100,000 and more in a long unrolled loop.
-std::unique_ptr<ir::Graph> copy_trace(const ir::Graph& g, size_t& nodes) {
-  auto out = std::make_unique<ir::Graph>();
-  out->route = g.route;
-  out->entry = g.entry;
-  out->source = g.source;
-  std::vector<ir::Value*> to;
-  auto map = [&](const ir::Value* from, ir::Value* copy) {
-    if (from->unique() >= to.size()) to.resize(std::max(2 * to.size(), from->unique() + 1));
-    to[from->unique()] = copy;
-  };
-  auto mapped = [&](const ir::Value* from) {
-    ir::Value* v = from->unique() < to.size() ? to[from->unique()] : nullptr;
-    if (!v) throw Error("internal error: a trace reads a value it does not define");
-    return v;
-  };
-  for (const ir::Value* in : g.inputs()) map(in, out->add_input(in->debug_name(), in->type()));
-  std::vector<ir::Value*> inputs;
-  nodes = 0;
-  for (const ir::Node* n : g.block()->nodes()) {
-    if (!n->blocks().empty()) throw Error("internal error: a trace with nested blocks");
-    ++nodes;
-    inputs.clear();
-    for (const ir::Value* v : n->inputs()) inputs.push_back(mapped(v));
-    ir::Node* c = out->insert(n->kind(), inputs, n->outputs().size(), n->range());
-    if (!n->overload().empty()) c->set_overload(n->overload());
-    for (const auto& [name, value] : n->attrs()) c->set_attr(name, value);
-    for (size_t i = 0; i < n->outputs().size(); ++i) {
-      c->output(i)->set_type(n->output(i)->type());
-      if (!n->output(i)->debug_name().empty())
-        c->output(i)->set_debug_name(n->output(i)->debug_name());
-      map(n->output(i), c->output(i));
-    }
-  }
-  for (const ir::Value* v : g.outputs()) out->register_output(mapped(v));
-  return out;
-}
-
 // The guarded trace made plain (what --no-guards gives): its guards dropped, then
-// what only they used. A trace is one flat block, so one backward pass finds it all.
-// Returns how many nodes it dropped.
-size_t strip_guards(ir::Graph& graph) {
-  ir::Block* top = graph.block();
+// what only they used. A trace is one flat block, so one backward pass finds it all;
+// it counts the nodes it passes (the guarded trace's size) and those it drops.
+struct Stripped {
+  size_t guarded_nodes = 0;
   size_t dropped = 0;
+};
+Stripped strip_guards(ir::Graph& graph) {
+  ir::Block* top = graph.block();
+  Stripped out;
   for (ir::Node* n = top->return_node()->prev(); n && n != top->param_node();) {
     ir::Node* prev = n->prev();
+    ++out.guarded_nodes;
     if (n->kind() == ir::kind::Guard || ir::removable_when_unused(*n)) {
       n->destroy();
-      ++dropped;
+      ++out.dropped;
     }
     n = prev;
   }
-  return dropped;
+  return out;
 }
 
 bool worth_searching(const Finding& f) {
@@ -199,7 +164,12 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   // other sets without guards. One trace per set: tracing is most of a diff's time.
   std::vector<TraceResult> traces;
   traces.reserve(sets.size());
-  std::unique_ptr<ir::Graph> guarded;  // set 0's trace with its guards
+  // Set 0's trace with its guards, when it is a trace of its own (a script's). Else
+  // traces[0] stays guarded until the agreement run has planned it (an Executor does
+  // not need its graph after planning), and is then made plain in place: no copy of
+  // a trace that may hold 100,000 nodes.
+  std::unique_ptr<ir::Graph> guarded;
+  bool strip_pending = false;
   DiffReport report;
   // A script (<module>) returns nothing, so its plain trace keeps every op: it cannot
   // be had by dropping what only guards use; it is traced once more instead.
@@ -220,10 +190,7 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
         traces[0] = trace_program(program, clone_inputs(sets[s].inputs), t);
         report.traced.nodes = traces[0].graph->node_count();
       } else {
-        // A trace is flat: the copy counts its nodes, and stripping says what it dropped
-        // (no walk of the whole trace just to count).
-        guarded = copy_trace(*traces[0].graph, report.traced.guarded_nodes);
-        report.traced.nodes = report.traced.guarded_nodes - strip_guards(*traces[0].graph);
+        strip_pending = true;
       }
     }
   }
@@ -270,6 +237,15 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   report.trace_safe = report.lossy_count() == 0;
   fill_coverage(alignment, ast, report);
 
+  // traces[0] made plain, counted on the way (it is flat: no extra walk to count).
+  auto make_plain = [&] {
+    if (!strip_pending) return;
+    strip_pending = false;
+    const Stripped stripped = strip_guards(*traces[0].graph);
+    report.traced.guarded_nodes = stripped.guarded_nodes;
+    report.traced.nodes = stripped.guarded_nodes - stripped.dropped;
+  };
+
   // The graphs go with the report, for pictures (GraphRun tells the parsed graph by
   // lowered.graph, so they move out only when the runs are done).
   auto keep_graphs = [&] {
@@ -282,16 +258,18 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   const bool given = std::any_of(report.findings.begin(), report.findings.end(),
                                  [](const Finding& f) { return f.counterexample.has_value(); });
   if (!options.compare && !search && !given) {
+    make_plain();
     keep_graphs();
     return report;
   }
   GraphRun parsed(*lowered.graph, lowered, options);
+  std::optional<GraphRun> guarded_run;  // the guarded trace, for the agreement table
+  if (options.compare) guarded_run.emplace(guarded ? *guarded : *traces[0].graph, lowered, options);
+  make_plain();
   std::vector<GraphRun> runs;
   runs.reserve(traces.size());
   for (const TraceResult& t : traces) runs.emplace_back(*t.graph, lowered, options);
-  if (options.compare) {
-    compare_sets(sets, GraphRun(*guarded, lowered, options), parsed, options, report);
-  }
+  if (options.compare) compare_sets(sets, *guarded_run, parsed, options, report);
   SearchContext ctx{&program, &options, &sets, &runs, &parsed, &report.output_names};
   int searches = 0;
   for (const Finding& f : report.findings) {

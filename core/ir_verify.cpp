@@ -9,63 +9,11 @@
 #include "core/error.h"
 #include "core/ir_printer.h"
 #include "core/op_registry.h"
+#include "core/pointer_table.h"
 
 namespace d2s::ir {
 
 namespace {
-
-// An open-addressing table keyed by pointer (never null), with linear probing and no
-// erase: the verifier looks up every value and node of the graph a few times, and a
-// std::unordered_set allocates one heap node per entry (five of them made the verifier
-// a sixth of `d2s diff`'s time on a 100,000-node trace). It grows by doubling, so no
-// walk of the graph is needed to size it.
-template <class V>
-class PointerTable {
- public:
-  PointerTable() : keys_(64, nullptr), vals_(64) {}
-
-  V* find(const void* key) {
-    for (size_t i = slot(key);; i = (i + 1) & mask()) {
-      if (keys_[i] == key) return &vals_[i];
-      if (keys_[i] == nullptr) return nullptr;
-    }
-  }
-  // The entry for `key` and whether it is new (value-initialised).
-  std::pair<V*, bool> insert(const void* key) {
-    if (2 * (size_ + 1) > keys_.size()) grow();
-    for (size_t i = slot(key);; i = (i + 1) & mask()) {
-      if (keys_[i] == key) return {&vals_[i], false};
-      if (keys_[i] == nullptr) {
-        keys_[i] = key;
-        ++size_;
-        return {&vals_[i], true};
-      }
-    }
-  }
-
- private:
-  size_t mask() const { return keys_.size() - 1; }
-  size_t slot(const void* key) const {
-    // Fibonacci hashing of the address; heap pointers differ mostly in the middle bits.
-    const uint64_t h =
-        static_cast<uint64_t>(reinterpret_cast<uintptr_t>(key)) * 0x9e3779b97f4a7c15ULL;
-    return static_cast<size_t>(h >> 32) & mask();
-  }
-  void grow() {
-    std::vector<const void*> keys(keys_.size() * 2, nullptr);
-    std::vector<V> vals(keys.size());
-    keys_.swap(keys);
-    vals_.swap(vals);
-    size_ = 0;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (keys[i] != nullptr) *insert(keys[i]).first = std::move(vals[i]);
-    }
-  }
-
-  std::vector<const void*> keys_;
-  std::vector<V> vals_;
-  size_t size_ = 0;
-};
 
 std::string value_name(const Value* v) {
   return "%" + (v->debug_name().empty() ? std::to_string(v->unique()) : v->debug_name());
