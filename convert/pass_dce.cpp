@@ -1,9 +1,10 @@
 // Dead-code elimination: see passes.h for what is kept and why.
-#include <unordered_map>
+#include <cstdint>
 #include <unordered_set>
 
 #include "convert/passes.h"
 #include "core/ir_effects.h"
+#include "core/pointer_table.h"
 
 namespace d2s::convert {
 
@@ -111,14 +112,15 @@ bool own_side_effects(const ir::Node& n, bool check_raise = true) {
 // Whether a registry op may raise, remembered across the sweeps of one elimination:
 // sweeping only removes nodes and loop slots, so a surviving op keeps its inputs and
 // their producers, and the answer (which may run the kernel on stand-ins) holds.
-using RaiseCache = std::unordered_map<const ir::Node*, bool>;
+// Entries: 0 not asked yet, 1 may raise, 2 cannot.
+using RaiseCache = PointerTable<uint8_t>;
 
 bool sweep_side_effects(const ir::Node& n, bool check_raise, RaiseCache& may_raise) {
   if (ir::has_own_effects(n)) return true;
   if (!check_raise || n.kind().rfind("prim::", 0) == 0) return false;
-  auto [it, fresh] = may_raise.try_emplace(&n, false);
-  if (fresh) it->second = !cannot_raise(n);
-  return it->second;
+  uint8_t& known = *may_raise.insert(&n).first;
+  if (known == 0) known = cannot_raise(n) ? 2 : 1;
+  return known == 1;
 }
 
 bool sweep(ir::Graph& graph, RaiseCache& may_raise) {
@@ -126,7 +128,7 @@ bool sweep(ir::Graph& graph, RaiseCache& may_raise) {
   // Last node first within each block, a node after its blocks: a chain of dead nodes
   // goes in one sweep, and an If or Loop is judged after its arms were cleaned. Whether
   // a subtree has effects is accumulated bottom-up, so the sweep is linear.
-  std::unordered_set<const ir::Node*> effectful;
+  PointerTable<char> effectful;  // flat (core/pointer_table.h): no allocation per node
   for (ir::Node* n : post_order(graph.block(), /*reverse=*/true)) {
     if (n->kind() == ir::kind::If) changed |= drop_if_outputs(n);
     if (n->kind() == ir::kind::Loop) changed |= drop_loop_carried(n);
@@ -137,7 +139,7 @@ bool sweep(ir::Graph& graph, RaiseCache& may_raise) {
     const bool nested = n->owning_block() != graph.block();
     bool effects = sweep_side_effects(*n, /*check_raise=*/!used || nested, may_raise);
     for (const ir::Block* b : n->blocks()) {
-      for (const ir::Node* inner : b->nodes()) effects |= effectful.count(inner) > 0;
+      for (const ir::Node* inner : b->nodes()) effects |= effectful.find(inner) != nullptr;
     }
     if (!used && !effects) {
       n->destroy();

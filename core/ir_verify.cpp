@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <string_view>
 #include <tuple>
-#include <unordered_set>
 
 #include "core/error.h"
 #include "core/ir_printer.h"
@@ -19,13 +18,17 @@ std::string value_name(const Value* v) {
   return "%" + (v->debug_name().empty() ? std::to_string(v->unique()) : v->debug_name());
 }
 
+// The IR's own prim:: kinds. Every one starts with "prim::", so an aten kind (most
+// nodes) is told by its first letter, and the rest by length before any memcmp.
 bool is_known_prim(const std::string& kind) {
-  static const std::unordered_set<std::string_view> prims = {
-      kind::Constant,       kind::If,          kind::Loop,
-      kind::Guard,          kind::Print,       kind::RaiseException,
-      kind::TupleConstruct, kind::TupleUnpack, kind::TupleIndex,
-      kind::ListConstruct,  kind::ListUnpack,  kind::Uninitialized};
-  return prims.count(kind) > 0;
+  if (kind.rfind("prim::", 0) != 0) return false;
+  for (std::string_view prim :
+       {kind::Constant, kind::If, kind::Loop, kind::Guard, kind::Print, kind::RaiseException,
+        kind::TupleConstruct, kind::TupleUnpack, kind::TupleIndex, kind::ListConstruct,
+        kind::ListUnpack, kind::Uninitialized}) {
+    if (kind == prim) return true;
+  }
+  return false;
 }
 
 bool cond_type_ok(const Type& t) {
