@@ -18,8 +18,9 @@ class PointerTable {
  public:
   PointerTable() : keys_(64, nullptr), vals_(64) {}
 
-  // The value stored for `key`, or null.
+  // The value stored for `key`, or null (always for a null key: none is stored).
   V* find(const void* key) {
+    if (key == nullptr) return nullptr;
     for (size_t i = slot(key);; i = (i + 1) & mask()) {
       if (keys_[i] == key) return &vals_[i];
       if (keys_[i] == nullptr) return nullptr;
@@ -27,7 +28,7 @@ class PointerTable {
   }
   const V* find(const void* key) const { return const_cast<PointerTable*>(this)->find(key); }
 
-  // The entry for `key` and whether it is new (then value-initialised).
+  // The entry for `key` (not null) and whether it is new (then value-initialised).
   std::pair<V*, bool> insert(const void* key) {
     if (2 * (size_ + 1) > keys_.size()) grow();
     for (size_t i = slot(key);; i = (i + 1) & mask()) {
