@@ -160,7 +160,7 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   run.hooks = nullptr;
 
   // The trace route. Set 0 with guards (what `d2s trace` writes: it is run on every
-  // set), and a copy made plain (the torch.jit.trace graph, drawn and searched); the
+  // set), then made plain (the torch.jit.trace graph, drawn and searched); the
   // other sets without guards. One trace per set: tracing is most of a diff's time.
   std::vector<TraceResult> traces;
   traces.reserve(sets.size());
