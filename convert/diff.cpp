@@ -3,8 +3,8 @@
 #include "convert/diff.h"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
-#include <unordered_map>
 
 #include "convert/diff_internal.h"
 #include "core/error.h"
@@ -119,42 +119,26 @@ void compare_sets(const std::vector<DiffInputSet>& sets, const GraphRun& trace,
   }
 }
 
-// A copy of a flat graph (a trace): the guarded trace is kept for running it while
-// the original is made plain.
-std::unique_ptr<ir::Graph> copy_trace(const ir::Graph& g) {
-  auto out = std::make_unique<ir::Graph>();
-  out->route = g.route;
-  out->entry = g.entry;
-  out->source = g.source;
-  std::unordered_map<const ir::Value*, ir::Value*> to;
-  for (const ir::Value* in : g.inputs()) to[in] = out->add_input(in->debug_name(), in->type());
-  for (const ir::Node* n : g.block()->nodes()) {
-    if (!n->blocks().empty()) throw Error("internal error: a trace with nested blocks");
-    std::vector<ir::Value*> inputs;
-    for (const ir::Value* v : n->inputs()) inputs.push_back(to.at(v));
-    ir::Node* c = out->insert(n->kind(), inputs, n->outputs().size(), n->range());
-    c->set_overload(n->overload());
-    for (const auto& [name, value] : n->attrs()) c->set_attr(name, value);
-    for (size_t i = 0; i < n->outputs().size(); ++i) {
-      c->output(i)->set_type(n->output(i)->type());
-      if (!n->output(i)->debug_name().empty())
-        c->output(i)->set_debug_name(n->output(i)->debug_name());
-      to[n->output(i)] = c->output(i);
-    }
-  }
-  for (const ir::Value* v : g.outputs()) out->register_output(to.at(v));
-  return out;
-}
-
 // The guarded trace made plain (what --no-guards gives): its guards dropped, then
-// what only they used. A trace is one flat block, so one backward pass finds it all.
-void strip_guards(ir::Graph& graph) {
+// what only they used. A trace is one flat block, so one backward pass finds it all;
+// it counts the nodes it passes (the guarded trace's size) and those it drops.
+struct Stripped {
+  size_t guarded_nodes = 0;
+  size_t dropped = 0;
+};
+Stripped strip_guards(ir::Graph& graph) {
   ir::Block* top = graph.block();
+  Stripped out;
   for (ir::Node* n = top->return_node()->prev(); n && n != top->param_node();) {
     ir::Node* prev = n->prev();
-    if (n->kind() == ir::kind::Guard || ir::removable_when_unused(*n)) n->destroy();
+    ++out.guarded_nodes;
+    if (n->kind() == ir::kind::Guard || ir::removable_when_unused(*n)) {
+      n->destroy();
+      ++out.dropped;
+    }
     n = prev;
   }
+  return out;
 }
 
 bool worth_searching(const Finding& f) {
@@ -176,11 +160,16 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   run.hooks = nullptr;
 
   // The trace route. Set 0 with guards (what `d2s trace` writes: it is run on every
-  // set), and a copy made plain (the torch.jit.trace graph, drawn and searched); the
+  // set), then made plain (the torch.jit.trace graph, drawn and searched); the
   // other sets without guards. One trace per set: tracing is most of a diff's time.
   std::vector<TraceResult> traces;
   traces.reserve(sets.size());
-  std::unique_ptr<ir::Graph> guarded;  // set 0's trace with its guards
+  // Set 0's trace with its guards, when it is a trace of its own (a script's). Else
+  // traces[0] stays guarded until the agreement run has planned it (an Executor does
+  // not need its graph after planning), and is then made plain in place: no copy of
+  // a trace that may hold 100,000 nodes.
+  std::unique_ptr<ir::Graph> guarded;
+  bool strip_pending = false;
   DiffReport report;
   // A script (<module>) returns nothing, so its plain trace keeps every op: it cannot
   // be had by dropping what only guards use; it is traced once more instead.
@@ -193,17 +182,16 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
     t.max_nodes = options.max_trace_nodes;
     traces.push_back(trace_program(program, clone_inputs(sets[s].inputs), t));
     if (s == 0) {
-      report.traced.guarded_nodes = traces[0].graph->node_count();
       report.traced.guards = static_cast<size_t>(traces[0].log.guards);
       if (script) {
+        report.traced.guarded_nodes = traces[0].graph->node_count();
         guarded = std::move(traces[0].graph);
         t.guards = false;
         traces[0] = trace_program(program, clone_inputs(sets[s].inputs), t);
+        report.traced.nodes = traces[0].graph->node_count();
       } else {
-        guarded = copy_trace(*traces[0].graph);
-        strip_guards(*traces[0].graph);
+        strip_pending = true;
       }
-      report.traced.nodes = traces[0].graph->node_count();
     }
   }
   report.source = program.file();
@@ -250,6 +238,15 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   report.trace_safe = report.lossy_count() == 0;
   fill_coverage(alignment, ast, report);
 
+  // traces[0] made plain, counted on the way (it is flat: no extra walk to count).
+  auto make_plain = [&] {
+    if (!strip_pending) return;
+    strip_pending = false;
+    const Stripped stripped = strip_guards(*traces[0].graph);
+    report.traced.guarded_nodes = stripped.guarded_nodes;
+    report.traced.nodes = stripped.guarded_nodes - stripped.dropped;
+  };
+
   // The graphs go with the report, for pictures (GraphRun tells the parsed graph by
   // lowered.graph, so they move out only when the runs are done).
   auto keep_graphs = [&] {
@@ -262,16 +259,18 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
   const bool given = std::any_of(report.findings.begin(), report.findings.end(),
                                  [](const Finding& f) { return f.counterexample.has_value(); });
   if (!options.compare && !search && !given) {
+    make_plain();
     keep_graphs();
     return report;
   }
   GraphRun parsed(*lowered.graph, lowered, options);
+  std::optional<GraphRun> guarded_run;  // the guarded trace, for the agreement table
+  if (options.compare) guarded_run.emplace(guarded ? *guarded : *traces[0].graph, lowered, options);
+  make_plain();
   std::vector<GraphRun> runs;
   runs.reserve(traces.size());
   for (const TraceResult& t : traces) runs.emplace_back(*t.graph, lowered, options);
-  if (options.compare) {
-    compare_sets(sets, GraphRun(*guarded, lowered, options), parsed, options, report);
-  }
+  if (options.compare) compare_sets(sets, *guarded_run, parsed, options, report);
   SearchContext ctx{&program, &options, &sets, &runs, &parsed, &report.output_names};
   int searches = 0;
   for (const Finding& f : report.findings) {

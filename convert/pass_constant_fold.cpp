@@ -115,9 +115,9 @@ bool fold_loop(ir::Node* n) {
 
 // The values some op of the graph writes into (its `Tensor(a!)` arguments): a buffer
 // constant that batch_norm or add_ updates holds another value when a later read runs.
-std::unordered_set<const ir::Value*> written_values(const ir::Graph& g) {
+std::unordered_set<const ir::Value*> written_values(const std::vector<ir::Node*>& nodes) {
   std::unordered_set<const ir::Value*> out;
-  for (ir::Node* n : post_order(g.block())) {
+  for (ir::Node* n : nodes) {
     const OpDef* def = n->blocks().empty() ? op_of(*n) : nullptr;
     if (!def || !def->mutates) continue;
     for (size_t i : def->schema.written_arguments()) {
@@ -169,10 +169,12 @@ bool fold_tuple(ir::Node* n) {
 
 bool fold_once(ir::Graph& g) {
   bool changed = false;
-  const std::unordered_set<const ir::Value*> written = written_values(g);
+  // One walk of the graph serves both: the written values, then the folding.
+  const std::vector<ir::Node*> nodes = post_order(g.block());
+  const std::unordered_set<const ir::Value*> written = written_values(nodes);
   // Post-order: a node's blocks are folded before the node, and folding a node only
   // removes it and its own (already visited) blocks, so the list stays valid.
-  for (ir::Node* n : post_order(g.block())) {
+  for (ir::Node* n : nodes) {
     if (n->kind() == ir::kind::If) {
       changed |= fold_if(g, n);
     } else if (n->kind() == ir::kind::Loop) {
@@ -189,37 +191,52 @@ bool fold_once(ir::Graph& g) {
 }  // namespace
 
 std::vector<ir::Node*> post_order(const ir::Block* block, bool reverse) {
-  // An explicit stack of (node, children done) pairs: no recursion along nesting.
-  std::vector<ir::Node*> out;
-  std::vector<std::pair<ir::Node*, bool>> stack;
-  // The stack pops last-pushed first: a block's nodes are pushed last to first (first
-  // to last when reversed), walking the block's list from the wanted end.
-  auto push_block = [&](const ir::Block* b) {
-    if (reverse) {
-      for (ir::Node* n = b->param_node()->next(); n != b->return_node(); n = n->next()) {
-        stack.emplace_back(n, false);
-      }
-    } else {
-      for (ir::Node* n = b->return_node()->prev(); n != b->param_node(); n = n->prev()) {
-        stack.emplace_back(n, false);
-      }
-    }
+  // An explicit stack with one frame per open block (so its depth is the nesting of
+  // blocks, and there is no recursion): each frame walks its block's list from the
+  // wanted end, and a node with blocks is emitted when the last of them is done.
+  // Every pass starts with this walk, so it touches each node once and pushes nothing
+  // for a node without blocks.
+  struct Frame {
+    const ir::Block* block;
+    ir::Node* cur;      // the next node of `block` to visit
+    ir::Node* owner;    // the node `block` belongs to (null for the walk's root)
+    size_t block_rank;  // which of owner's blocks this is, in walking order
   };
-  push_block(block);
+  auto first = [&](const ir::Block* b) {
+    return reverse ? b->return_node()->prev() : b->param_node()->next();
+  };
+  auto stop = [&](const ir::Block* b) { return reverse ? b->param_node() : b->return_node(); };
+  auto step = [&](const ir::Node* n) { return reverse ? n->prev() : n->next(); };
+  // The walking order of a node's blocks: first to last, or last to first reversed.
+  auto nth_block = [&](const ir::Node* n, size_t rank) {
+    const auto& blocks = n->blocks();
+    return reverse ? blocks[blocks.size() - 1 - rank] : blocks[rank];
+  };
+  std::vector<ir::Node*> out;
+  std::vector<Frame> stack{Frame{block, first(block), nullptr, 0}};
   while (!stack.empty()) {
-    auto [n, done] = stack.back();
-    stack.pop_back();
-    if (done) {
-      out.push_back(n);
+    Frame& f = stack.back();
+    if (f.cur != stop(f.block)) {
+      ir::Node* n = f.cur;
+      if (n->blocks().empty()) {
+        out.push_back(n);
+        f.cur = step(n);
+      } else {
+        const ir::Block* b = nth_block(n, 0);
+        stack.push_back(Frame{b, first(b), n, 0});  // f is not used after this
+      }
       continue;
     }
-    stack.emplace_back(n, true);
-    const auto& blocks = n->blocks();
-    // Blocks pushed so that the first block's nodes come out first (or last, reversed).
-    if (reverse) {
-      for (const ir::Block* b : blocks) push_block(b);
+    ir::Node* owner = f.owner;
+    const size_t next_rank = f.block_rank + 1;
+    stack.pop_back();
+    if (!owner) continue;
+    if (next_rank < owner->blocks().size()) {
+      const ir::Block* b = nth_block(owner, next_rank);
+      stack.push_back(Frame{b, first(b), owner, next_rank});
     } else {
-      for (size_t i = blocks.size(); i-- > 0;) push_block(blocks[i]);
+      out.push_back(owner);
+      stack.back().cur = step(owner);
     }
   }
   return out;
@@ -298,6 +315,10 @@ void run_default_passes(ir::Graph& graph) {
   run("lowering", [](ir::Graph&) { return false; });
   for (int round = 0; round < 20; ++round) {
     bool changed = run("constant-folding", constant_fold);
+    // Dead-code elimination runs to its own fixpoint: after the first round, a graph
+    // that folding left unchanged is one it already swept clean (a whole walk saved,
+    // which asks every nested node whether it may raise).
+    if (round > 0 && !changed) break;
     changed |= run("dead-code elimination", eliminate_dead_code);
     if (!changed) break;
   }

@@ -1,8 +1,10 @@
 // Dead-code elimination: see passes.h for what is kept and why.
+#include <cstdint>
 #include <unordered_set>
 
 #include "convert/passes.h"
 #include "core/ir_effects.h"
+#include "core/pointer_table.h"
 
 namespace d2s::convert {
 
@@ -107,12 +109,26 @@ bool own_side_effects(const ir::Node& n, bool check_raise = true) {
   return !cannot_raise(n);
 }
 
-bool sweep(ir::Graph& graph) {
+// Whether a registry op may raise, remembered across the sweeps of one elimination:
+// sweeping only removes nodes and loop slots, so a surviving op keeps its inputs and
+// their producers, and the answer (which may run the kernel on stand-ins) holds.
+// Entries: 0 not asked yet, 1 may raise, 2 cannot.
+using RaiseCache = PointerTable<uint8_t>;
+
+bool sweep_side_effects(const ir::Node& n, bool check_raise, RaiseCache& may_raise) {
+  if (ir::has_own_effects(n)) return true;
+  if (!check_raise || n.kind().rfind("prim::", 0) == 0) return false;
+  uint8_t& known = *may_raise.insert(&n).first;
+  if (known == 0) known = cannot_raise(n) ? 2 : 1;
+  return known == 1;
+}
+
+bool sweep(ir::Graph& graph, RaiseCache& may_raise) {
   bool changed = false;
   // Last node first within each block, a node after its blocks: a chain of dead nodes
   // goes in one sweep, and an If or Loop is judged after its arms were cleaned. Whether
   // a subtree has effects is accumulated bottom-up, so the sweep is linear.
-  std::unordered_set<const ir::Node*> effectful;
+  PointerTable<char> effectful;  // flat (core/pointer_table.h): no allocation per node
   for (ir::Node* n : post_order(graph.block(), /*reverse=*/true)) {
     if (n->kind() == ir::kind::If) changed |= drop_if_outputs(n);
     if (n->kind() == ir::kind::Loop) changed |= drop_loop_carried(n);
@@ -121,9 +137,9 @@ bool sweep(ir::Graph& graph) {
     // A node in an If arm or a loop body may be read only by its block's return: the
     // If or Loop goes when nothing reads that, so whether the node raises decides.
     const bool nested = n->owning_block() != graph.block();
-    bool effects = own_side_effects(*n, /*check_raise=*/!used || nested);
+    bool effects = sweep_side_effects(*n, /*check_raise=*/!used || nested, may_raise);
     for (const ir::Block* b : n->blocks()) {
-      for (const ir::Node* inner : b->nodes()) effects |= effectful.count(inner) > 0;
+      for (const ir::Node* inner : b->nodes()) effects |= effectful.find(inner) != nullptr;
     }
     if (!used && !effects) {
       n->destroy();
@@ -153,7 +169,8 @@ bool has_side_effects(const ir::Node& n) {
 bool eliminate_dead_code(ir::Graph& graph) {
   bool changed = false;
   // Dropping a carried value can free what computed it in the body: repeat.
-  while (sweep(graph)) changed = true;
+  RaiseCache may_raise;
+  while (sweep(graph, may_raise)) changed = true;
   return changed;
 }
 

@@ -53,47 +53,61 @@ bool takes_int_varargs(const OpSchema& s, size_t n_positional_params) {
 
 }  // namespace
 
-bool type_accepts(const std::string& schema_type, const Type& t) {
+namespace {
+
+// type_accepts on a string_view, compared with string_view literals: a mismatch is a
+// length test (overload resolution asks this of every argument of every candidate).
+bool accepts(std::string_view schema_type, const Type& t) {
+  using namespace std::string_view_literals;
   if (t.kind == TypeKind::Any) return true;
   if (!schema_type.empty() && schema_type.back() == '?') {
     if (t.kind == TypeKind::None) return true;
-    return type_accepts(schema_type.substr(0, schema_type.size() - 1), t);
+    return accepts(schema_type.substr(0, schema_type.size() - 1), t);
   }
-  if (schema_type == "Any") return true;
-  if (schema_type == "Tensor") return t.is_tensor() || is_number(t);
-  if (schema_type == "Scalar") return is_number(t);
-  if (schema_type == "int") return t.kind == TypeKind::Int || t.kind == TypeKind::Bool;
-  if (schema_type == "float") return is_number(t);
-  if (schema_type == "bool") return t.kind == TypeKind::Bool;
-  if (schema_type == "str") return t.kind == TypeKind::Str;
+  if (schema_type == "Any"sv) return true;
+  if (schema_type == "Tensor"sv) return t.is_tensor() || is_number(t);
+  if (schema_type == "Scalar"sv) return is_number(t);
+  if (schema_type == "int"sv) return t.kind == TypeKind::Int || t.kind == TypeKind::Bool;
+  if (schema_type == "float"sv) return is_number(t);
+  if (schema_type == "bool"sv) return t.kind == TypeKind::Bool;
+  if (schema_type == "str"sv) return t.kind == TypeKind::Str;
   // A dtype is held as its ScalarType code (an int), as in TorchScript graphs.
-  if (schema_type == "ScalarType") return t.kind == TypeKind::Int || t.kind == TypeKind::Str;
-  if (schema_type == "int[]") {
+  if (schema_type == "ScalarType"sv) return t.kind == TypeKind::Int || t.kind == TypeKind::Str;
+  if (schema_type == "int[]"sv) {
     if (t.kind == TypeKind::Int) return true;
     return all_items(t, [](const Type& e) { return e.kind == TypeKind::Int; });
   }
-  if (schema_type == "float[]") return all_items(t, is_number);
-  if (schema_type == "str[]") {
+  if (schema_type == "float[]"sv) return all_items(t, is_number);
+  if (schema_type == "str[]"sv) {
     return all_items(t, [](const Type& e) { return e.kind == TypeKind::Str; });
   }
-  if (schema_type == "Tensor[]") return all_items(t, [](const Type& e) { return e.is_tensor(); });
-  if (schema_type == "Tensor?[]") {
+  if (schema_type == "Tensor[]"sv) return all_items(t, [](const Type& e) { return e.is_tensor(); });
+  if (schema_type == "Tensor?[]"sv) {
     return all_items(t, [](const Type& e) { return e.is_tensor() || e.kind == TypeKind::None; });
   }
-  if (schema_type == "Any[]") return t.kind == TypeKind::Tuple || t.kind == TypeKind::List;
-  if (schema_type == "Dict") return t.kind == TypeKind::Dict;
+  if (schema_type == "Any[]"sv) return t.kind == TypeKind::Tuple || t.kind == TypeKind::List;
+  if (schema_type == "Dict"sv) return t.kind == TypeKind::Dict;
   return false;
+}
+
+}  // namespace
+
+bool type_accepts(const std::string& schema_type, const Type& t) {
+  return accepts(schema_type, t);
 }
 
 std::optional<SchemaMatch> match_schema(
     const OpSchema& s, const std::vector<ArgInfo>& positional,
     const std::vector<std::pair<std::string, ArgInfo>>& keywords, std::string* why) {
-  auto reject = [&](const std::string& reason) -> std::optional<SchemaMatch> {
-    if (why) *why = reason;
+  // The reason is built only when asked for: overload resolution tries candidates
+  // with `why` null, and most of them are rejected.
+  auto reject = [&](auto&& reason) -> std::optional<SchemaMatch> {
+    if (why) *why = reason();
     return std::nullopt;
   };
   auto mismatch = [&](const Argument& a, const Type& t) {
-    return reject("argument '" + a.name + "' must be " + a.type + ", not " + type_name(t));
+    return reject(
+        [&] { return "argument '" + a.name + "' must be " + a.type + ", not " + type_name(t); });
   };
   const size_t n_args = s.arguments.size();
   size_t n_positional = 0;
@@ -120,12 +134,14 @@ std::optional<SchemaMatch> match_schema(
       filled[first] = true;
       n_direct = first;
     } else if (!s.varargs) {
-      return reject("expected at most " + std::to_string(n_positional) +
-                    " positional argument(s) but got " + std::to_string(positional.size()));
+      return reject([&] {
+        return "expected at most " + std::to_string(n_positional) +
+               " positional argument(s) but got " + std::to_string(positional.size());
+      });
     }
   }
   for (size_t i = 0; i < n_direct; ++i) {
-    if (!type_accepts(s.arguments[i].type, positional[i].type)) {
+    if (!accepts(s.arguments[i].type, positional[i].type)) {
       return mismatch(s.arguments[i], positional[i].type);
     }
     m.slots[i].kind = SchemaMatch::Slot::Kind::Given;
@@ -136,9 +152,12 @@ std::optional<SchemaMatch> match_schema(
     const auto& [name, info] = keywords[k];
     size_t i = 0;
     while (i < n_args && s.arguments[i].name != name) ++i;
-    if (i == n_args) return reject("unexpected keyword argument '" + name + "'");
-    if (filled[i]) return reject("got multiple values for argument '" + name + "'");
-    if (!type_accepts(s.arguments[i].type, info.type)) return mismatch(s.arguments[i], info.type);
+    const std::string& key = name;  // named: a lambda cannot capture a structured binding
+    if (i == n_args) return reject([&] { return "unexpected keyword argument '" + key + "'"; });
+    if (filled[i]) {
+      return reject([&] { return "got multiple values for argument '" + key + "'"; });
+    }
+    if (!accepts(s.arguments[i].type, info.type)) return mismatch(s.arguments[i], info.type);
     m.slots[i].kind = SchemaMatch::Slot::Kind::Given;
     m.slots[i].given = positional.size() + k;
     filled[i] = true;
@@ -146,7 +165,7 @@ std::optional<SchemaMatch> match_schema(
   for (size_t i = 0; i < n_args; ++i) {
     if (filled[i]) continue;
     if (!s.arguments[i].default_value) {
-      return reject("missing required argument '" + s.arguments[i].name + "'");
+      return reject([&] { return "missing required argument '" + s.arguments[i].name + "'"; });
     }
     m.slots[i].kind = SchemaMatch::Slot::Kind::Default;
     m.slots[i].default_value = *s.arguments[i].default_value;
@@ -162,15 +181,15 @@ SchemaMatch match_op(std::string_view base_name, const std::vector<ArgInfo>& pos
                      const SourceRange& range) {
   const auto& defs = OpRegistry::builtin().overloads(base_name);
   std::string name(base_name);
-  std::string short_name =
-      name.substr(name.rfind("::") == std::string::npos ? 0 : name.rfind("::") + 2);
   if (defs.empty()) throw Error("unknown operator '" + name + "'", range);
   for (const OpDef& def : defs) {
     if (auto m = match_schema(def.schema, positional, keywords)) {
       m->op = &def;
-      return *m;
+      return std::move(*m);
     }
   }
+  std::string short_name =
+      name.substr(name.rfind("::") == std::string::npos ? 0 : name.rfind("::") + 2);
   // Nothing fits: match again to collect the reasons, as OpRegistry::bind reports them.
   std::string got = "(";
   for (size_t i = 0; i < positional.size(); ++i)

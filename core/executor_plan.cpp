@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/ir_effects.h"
 #include "core/ir_printer.h"
+#include "core/pointer_table.h"
 
 namespace d2s::exec_detail {
 
@@ -55,10 +56,6 @@ Op op_of(const std::string& k) {
 class Planner {
  public:
   Plan build(const ir::Graph& g) {
-    const size_t nodes = g.node_count();
-    pos_.reserve(nodes);
-    slot_.reserve(nodes + g.inputs().size());  // about one value per node
-    info_.reserve(nodes + g.inputs().size());
     plan_block(g.block());
     // Each slot is released after its last use in the block that defines it
     // (uses in nested blocks count at the If/Loop that holds them).
@@ -109,7 +106,9 @@ class Planner {
 
   uint32_t define(const Value* v, uint32_t block, const Block* b, int64_t pos, const Node* at) {
     uint32_t s = static_cast<uint32_t>(info_.size());
-    if (!slot_.emplace(v, s).second) fail(at, "a value is defined twice");
+    auto [slot, fresh] = slot_.insert(v);
+    if (!fresh) fail(at, "a value is defined twice");
+    *slot = s;
     info_.push_back(SlotInfo{block, b, pos});
     return s;
   }
@@ -117,18 +116,23 @@ class Planner {
   // Records a use of `v` by `user`, lifted to the node of v's own block that holds
   // the use: a value read inside a loop body lives until the loop ends.
   uint32_t use(const Value* v, const Node* user, const Node* report) {
-    auto it = slot_.find(v);
-    if (it == slot_.end()) fail(report, "a value is used before it is defined");
-    SlotInfo& info = info_[it->second];
+    const uint32_t* slot = slot_.find(v);
+    if (!slot) fail(report, "a value is used before it is defined");
+    SlotInfo& info = info_[*slot];
     const Node* a = user;
     while (a->owning_block() != info.def_block) {
       const Block* b = a->owning_block();
       a = b ? b->owning_node() : nullptr;
       if (!a) fail(report, "a value is used outside the block that defines it");
     }
-    int64_t pos = a == info.def_block->return_node() ? kAtReturn : pos_.at(a);
+    int64_t pos = kAtReturn;
+    if (a != info.def_block->return_node()) {
+      const int64_t* at = pos_.find(a);
+      if (!at) fail(report, "a value is used before it is defined");
+      pos = *at;
+    }
     if (info.last_use == kNoUse || pos > info.last_use) info.last_use = pos;
-    return it->second;
+    return *slot;
   }
 
   // Recursion follows block nesting only; nodes are a loop.
@@ -146,7 +150,7 @@ class Planner {
     for (const Node* n : b->nodes()) {
       if (plan_static(n, bi, b)) continue;
       const int64_t pos = static_cast<int64_t>(plan_.blocks[bi].instrs.size());
-      pos_[n] = pos;
+      *pos_.insert(n).first = pos;
       Instr ins = make_instr(n);
       plan_.writes = plan_.writes || ir::mutates_inputs(*n);
       for (const Value* v : n->inputs()) ins.in.push_back(use(v, n, n));
@@ -261,8 +265,9 @@ class Planner {
 
   Plan plan_;
   std::vector<SlotInfo> info_;
-  std::unordered_map<const Value*, uint32_t> slot_;
-  std::unordered_map<const Node*, int64_t> pos_;
+  // Flat tables (core/pointer_table.h): no heap node per value or node planned.
+  PointerTable<uint32_t> slot_;
+  PointerTable<int64_t> pos_;
 };
 
 }  // namespace

@@ -1,34 +1,34 @@
 #include "core/ir_verify.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
+#include <tuple>
 
 #include "core/error.h"
 #include "core/ir_printer.h"
 #include "core/op_registry.h"
+#include "core/pointer_table.h"
 
 namespace d2s::ir {
 
 namespace {
 
-struct UseHash {
-  size_t operator()(const Use& u) const {
-    return std::hash<const void*>()(u.user) ^ (std::hash<size_t>()(u.offset) * 0x9e3779b97f4a7c15);
-  }
-};
-
 std::string value_name(const Value* v) {
   return "%" + (v->debug_name().empty() ? std::to_string(v->unique()) : v->debug_name());
 }
 
+// The IR's own prim:: kinds. Every one starts with "prim::", so an aten kind (most
+// nodes) is told by its first letter, and the rest by length before any memcmp.
 bool is_known_prim(const std::string& kind) {
-  static const std::unordered_set<std::string_view> prims = {
-      kind::Constant,       kind::If,          kind::Loop,
-      kind::Guard,          kind::Print,       kind::RaiseException,
-      kind::TupleConstruct, kind::TupleUnpack, kind::TupleIndex,
-      kind::ListConstruct,  kind::ListUnpack,  kind::Uninitialized};
-  return prims.count(kind) > 0;
+  if (kind.rfind("prim::", 0) != 0) return false;
+  for (std::string_view prim :
+       {kind::Constant, kind::If, kind::Loop, kind::Guard, kind::Print, kind::RaiseException,
+        kind::TupleConstruct, kind::TupleUnpack, kind::TupleIndex, kind::ListConstruct,
+        kind::ListUnpack, kind::Uninitialized}) {
+    if (kind == prim) return true;
+  }
+  return false;
 }
 
 bool cond_type_ok(const Type& t) {
@@ -41,13 +41,6 @@ class Verifier {
   Verifier(const Graph& g, const NodeRangeFn* range_of) : g_(g), range_of_(range_of) {}
 
   void run() {
-    // About one value per node: sized once, not rehashed as a 100,000-node trace grows.
-    const size_t n = g_.node_count() + g_.inputs().size() + 2;
-    nodes_.reserve(n);
-    defined_.reserve(n);
-    visible_.reserve(n);
-    values_.reserve(n);
-    input_slots_.reserve(n);
     enter_block(g_.block());
     while (!stack_.empty()) {
       const Block* b = stack_.back().block;
@@ -90,10 +83,16 @@ class Verifier {
   }
 
   void define(const Value* v, const Node* at) {
-    if (!defined_.insert(v).second) fail(at, "value " + value_name(v) + " is defined twice");
-    visible_.insert(v);
+    auto [info, fresh] = values_info_.insert(v);
+    if (!fresh) fail(at, "value " + value_name(v) + " is defined twice");
+    info->visible = true;
     scope_log_.push_back(v);
     values_.push_back(v);
+  }
+
+  bool visible(const Value* v) {
+    const ValueInfo* info = values_info_.find(v);
+    return info && info->visible;
   }
 
   void enter_block(const Block* b) {
@@ -120,14 +119,15 @@ class Verifier {
     const Node* r = b->return_node();
     for (size_t i = 0; i < r->inputs().size(); ++i) {
       const Value* v = r->inputs()[i];
-      if (!visible_.count(v)) {
+      if (!visible(v)) {
         fail_block(b, "the block returns " + value_name(v) + ", which is not visible there");
       }
       count_use(v);
     }
     // Leave the block's scope: what it defined is invisible outside.
     size_t mark = stack_.back().scope_mark;
-    for (size_t i = scope_log_.size(); i-- > mark;) visible_.erase(scope_log_[i]);
+    for (size_t i = scope_log_.size(); i-- > mark;)
+      values_info_.find(scope_log_[i])->visible = false;
     scope_log_.resize(mark);
     stack_.pop_back();
 
@@ -168,16 +168,17 @@ class Verifier {
 
   void check_inputs(const Node* n) {
     for (const Value* v : n->inputs()) {
-      if (!visible_.count(v)) {
+      if (!visible(v)) {
         fail(n, "input " + value_name(v) +
-                    (defined_.count(v) ? " is used outside the block that defines it"
-                                       : " is used before it is defined (or never defined)"));
+                    (values_info_.find(v) ? " is used outside the block that defines it"
+                                          : " is used before it is defined (or never defined)"));
       }
       count_use(v);
     }
   }
 
-  void count_use(const Value* v) { ++input_slots_[v]; }
+  // Only visible values are counted (anything else failed first), so the entry exists.
+  void count_use(const Value* v) { ++values_info_.find(v)->slots; }
 
   void check_node(const Node* n) {
     const std::string& k = n->kind();
@@ -187,9 +188,12 @@ class Verifier {
     // prim:: kinds of the IR itself, or any registry op (aten::*, and registry ops
     // spelled prim:: as TorchScript spells them, such as prim::dtype).
     if (!is_known_prim(k)) {
-      const OpRegistry& reg = OpRegistry::builtin();
-      if (reg.overloads(k).empty()) fail(n, "unknown node kind '" + k + "'");
-      if (!n->overload().empty() && !reg.find_qualified(k + "." + n->overload())) {
+      const std::vector<OpDef>& defs = OpRegistry::builtin().overloads(k);
+      if (defs.empty()) fail(n, "unknown node kind '" + k + "'");
+      // Looked up among the kind's overloads: no qualified name built per node.
+      if (!n->overload().empty() && std::none_of(defs.begin(), defs.end(), [&](const OpDef& d) {
+            return d.schema.overload == n->overload();
+          })) {
         fail(n, "'" + k + "' has no overload '" + n->overload() + "'");
       }
     }
@@ -326,40 +330,67 @@ class Verifier {
   // Every use must name an input slot holding the value, each slot exactly once,
   // and the users must be nodes of the graph.
   void check_use_lists() {
-    std::unordered_set<Use, UseHash> seen;
-    seen.reserve(values_.size());
     for (const Value* v : values_) {
-      size_t slots = 0;
-      if (auto it = input_slots_.find(v); it != input_slots_.end()) slots = it->second;
-      for (const Use& u : v->uses()) {
-        if (!nodes_.count(u.user)) {
+      const size_t slots = values_info_.find(v)->slots;
+      const std::vector<Use>& uses = v->uses();
+      const size_t first_repeat = first_repeated_use(uses);
+      for (size_t i = 0; i < uses.size(); ++i) {
+        const Use& u = uses[i];
+        if (!nodes_.find(u.user)) {
           fail(v->node()->is_sentinel() && v->node()->owning_block()->owning_node()
                    ? v->node()->owning_block()->owning_node()
                    : v->node(),
                "a use of " + value_name(v) + " names a node that is not in the graph");
         }
         if (u.offset >= u.user->inputs().size() || u.user->inputs()[u.offset] != v ||
-            !seen.insert(u).second) {
+            i == first_repeat) {
           fail(u.user, "the use list of " + value_name(v) + " does not match the node's inputs");
         }
       }
-      if (v->uses().size() != slots) {
-        fail(v->node(), "the use list of " + value_name(v) + " has " +
-                            std::to_string(v->uses().size()) + " entries but the value is used " +
-                            std::to_string(slots) + " time(s)");
+      if (uses.size() != slots) {
+        fail(v->node(), "the use list of " + value_name(v) + " has " + std::to_string(uses.size()) +
+                            " entries but the value is used " + std::to_string(slots) + " time(s)");
       }
     }
+  }
+
+  // The position of the first use that repeats an earlier one, or uses.size(): a
+  // look back for short lists, a sort of (use, position) for long ones.
+  size_t first_repeated_use(const std::vector<Use>& uses) {
+    if (uses.size() <= 16) {
+      for (size_t i = 1; i < uses.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+          if (uses[j] == uses[i]) return i;
+        }
+      }
+      return uses.size();
+    }
+    sorted_uses_.clear();
+    for (size_t i = 0; i < uses.size(); ++i) {
+      sorted_uses_.push_back({reinterpret_cast<uintptr_t>(uses[i].user), uses[i].offset, i});
+    }
+    std::sort(sorted_uses_.begin(), sorted_uses_.end());
+    size_t first = uses.size();
+    for (size_t i = 1; i < sorted_uses_.size(); ++i) {
+      const auto& [user, offset, pos] = sorted_uses_[i];
+      const auto& [prev_user, prev_offset, prev_pos] = sorted_uses_[i - 1];
+      if (user == prev_user && offset == prev_offset) first = std::min(first, pos);
+    }
+    return first;
   }
 
   const Graph& g_;
   const NodeRangeFn* range_of_;
   std::vector<Frame> stack_;
-  std::unordered_set<const Value*> visible_;
+  struct ValueInfo {
+    size_t slots = 0;      // input slots (and block returns) that read the value
+    bool visible = false;  // defined, and its block is still open
+  };
+  PointerTable<ValueInfo> values_info_;  // every value defined so far
   std::vector<const Value*> scope_log_;
-  std::unordered_set<const Value*> defined_;
-  std::vector<const Value*> values_;
-  std::unordered_set<const Node*> nodes_;
-  std::unordered_map<const Value*, size_t> input_slots_;
+  std::vector<const Value*> values_;  // in definition order
+  PointerTable<char> nodes_;
+  std::vector<std::tuple<uintptr_t, size_t, size_t>> sorted_uses_;
 };
 
 }  // namespace

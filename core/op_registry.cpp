@@ -2,7 +2,9 @@
 #include "core/op_registry.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
+#include <string_view>
 
 #include "core/autograd.h"
 #include "core/error.h"
@@ -33,7 +35,11 @@ bool is_plain_int(const IValue& v) {
 // Checks one value against a schema type and converts it to what the kernel
 // expects (bool → int for `int`, int → float for `float`, dtype names → codes,
 // a single int or a tuple → a list for `int[]`). False when it does not fit.
-bool convert(const std::string& type, const IValue& v, IValue* out) {
+// `type` is a string_view compared with string_view literals: a mismatch costs a
+// length test, not a strlen and a memcmp (every op call of the eager interpreter binds
+// its arguments through here, most of them against several overloads).
+bool convert(std::string_view type, const IValue& v, IValue* out) {
+  using namespace std::string_view_literals;
   if (!type.empty() && type.back() == '?') {
     if (v.is_none()) {
       *out = v;
@@ -41,17 +47,17 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     }
     return convert(type.substr(0, type.size() - 1), v, out);
   }
-  if (type == "Tensor") {
+  if (type == "Tensor"sv) {
     if (!v.is_tensor() && !v.is_number()) return false;
     *out = v;
     return true;
   }
-  if (type == "Scalar") {
+  if (type == "Scalar"sv) {
     if (!v.is_number()) return false;
     *out = v;
     return true;
   }
-  if (type == "int") {
+  if (type == "int"sv) {
     if (v.is_int())
       *out = v;
     else if (v.is_bool())
@@ -60,31 +66,31 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
       return false;
     return true;
   }
-  if (type == "float") {
+  if (type == "float"sv) {
     if (!v.is_number()) return false;
     *out = IValue(v.to_double());
     return true;
   }
-  if (type == "bool") {
+  if (type == "bool"sv) {
     if (!v.is_bool()) return false;
     *out = v;
     return true;
   }
-  if (type == "str") {
+  if (type == "str"sv) {
     if (!v.is_string()) return false;
     *out = v;
     return true;
   }
-  if (type == "Any") {
+  if (type == "Any"sv) {
     *out = v;
     return true;
   }
-  if (type == "Dict") {
+  if (type == "Dict"sv) {
     if (!as_graph_dict(v)) return false;
     *out = v;
     return true;
   }
-  if (type == "ScalarType") {
+  if (type == "ScalarType"sv) {
     DType d;
     if (v.is_int() && dtype_from_scalar_type(v.to_int(), &d)) {
       *out = v;
@@ -96,7 +102,7 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     }
     return false;
   }
-  if (type == "int[]") {
+  if (type == "int[]"sv) {
     if (is_plain_int(v)) {
       *out = IValue::int_list({v.to_int()});
       return true;
@@ -108,7 +114,7 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     *out = IValue::list(v.items());
     return true;
   }
-  if (type == "float[]") {
+  if (type == "float[]"sv) {
     if (!v.is_list() && !v.is_tuple()) return false;
     ValueList items;
     for (const IValue& item : v.items()) {
@@ -118,7 +124,7 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     *out = IValue::list(std::move(items));
     return true;
   }
-  if (type == "str[]") {
+  if (type == "str[]"sv) {
     if (!v.is_list() && !v.is_tuple()) return false;
     for (const IValue& item : v.items()) {
       if (!item.is_string()) return false;
@@ -126,7 +132,7 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     *out = IValue::list(v.items());
     return true;
   }
-  if (type == "Tensor[]") {
+  if (type == "Tensor[]"sv) {
     if (!v.is_list() && !v.is_tuple()) return false;
     for (const IValue& item : v.items()) {
       if (!item.is_tensor()) return false;
@@ -134,7 +140,7 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     *out = IValue::list(v.items());
     return true;
   }
-  if (type == "Tensor?[]") {
+  if (type == "Tensor?[]"sv) {
     if (!v.is_list() && !v.is_tuple()) return false;
     for (const IValue& item : v.items()) {
       if (!item.is_tensor() && !item.is_none()) return false;
@@ -142,7 +148,7 @@ bool convert(const std::string& type, const IValue& v, IValue* out) {
     *out = IValue::list(v.items());
     return true;
   }
-  if (type == "Any[]") {
+  if (type == "Any[]"sv) {
     if (!v.is_list() && !v.is_tuple()) return false;
     *out = v;
     return true;
@@ -165,6 +171,27 @@ bool takes_int_varargs(const OpSchema& s, size_t n_positional_params) {
   return n_positional_params == 1 || s.arguments[0].type == "Tensor";
 }
 
+// Which arguments of one binding are filled: a few bits on the stack, so that trying
+// a candidate overload allocates nothing for them.
+class ArgumentMarks {
+ public:
+  explicit ArgumentMarks(size_t n) : large_(n > 64 ? n : 0, false) {}
+  bool operator[](size_t i) const {
+    return large_.empty() ? ((small_ >> i) & 1) != 0 : static_cast<bool>(large_[i]);
+  }
+  void set(size_t i) {
+    if (large_.empty()) {
+      small_ |= uint64_t{1} << i;
+    } else {
+      large_[i] = true;
+    }
+  }
+
+ private:
+  uint64_t small_ = 0;
+  std::vector<bool> large_;
+};
+
 // Binds the arguments to one schema. On failure returns false and, when `why`
 // is given, says what did not fit (the cheap path leaves it null).
 bool bind_one(const OpSchema& s, const ValueList& pos,
@@ -184,7 +211,7 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
   // variant's temporary may be used uninitialized.
   out->clear();
   out->resize(n_args);
-  std::vector<bool> filled(n_args, false);
+  ArgumentMarks filled(n_args);
   size_t n_direct = std::min(pos.size(), n_positional);
   if (pos.size() > n_positional) {
     if (takes_int_varargs(s, n_positional) && pos.size() > n_positional) {
@@ -198,7 +225,7 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
         ints.push_back(pos[i].to_int());
       }
       (*out)[first] = IValue::int_list(ints);
-      filled[first] = true;
+      filled.set(first);
       n_direct = first;
     } else if (!s.varargs) {
       return reject([&] {
@@ -211,7 +238,7 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
     if (!convert(s.arguments[i].type, pos[i], &(*out)[i])) {
       return reject([&] { return type_mismatch(s.arguments[i], i + 1, pos[i]); });
     }
-    filled[i] = true;
+    filled.set(i);
   }
   for (const auto& keyword : kw) {
     // Named, not a structured binding: the lazy messages below capture them (clang 14
@@ -225,7 +252,7 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
     if (!convert(s.arguments[i].type, value, &(*out)[i])) {
       return reject([&] { return type_mismatch(s.arguments[i], 0, value); });
     }
-    filled[i] = true;
+    filled.set(i);
   }
   for (size_t i = 0; i < n_args; ++i) {
     if (filled[i]) continue;

@@ -484,8 +484,10 @@ IValue Interpreter::call_op(std::string_view op, ValueList args, Kwargs kwargs,
   // `given`: the bound arguments, with what the program passed put back where it
   // passed symbolic values, so the tracer sees them. Positions follow the registry's
   // binding, including PyTorch's packing of trailing ints (`x.view(n, -1)`).
+  // Without symbolic arguments `given` is the bound arguments themselves: no copy.
+  if (!prep) return hooks_->after_op(*bound.op, bound.args, bound.args, std::move(result), range);
   ValueList given = bound.args;
-  if (prep) {
+  {
     const OpSchema& schema = bound.op->schema;
     const size_t n_args = schema.arguments.size();
     size_t n_positional = 0;

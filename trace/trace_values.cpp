@@ -121,7 +121,7 @@ ir::Value* TraceBuilder::constant(const IValue& value, const SourceRange& range)
 void TraceBuilder::bind_tensor(const Tensor& t, ir::Value* v) {
   if (!t.defined()) return;  // an absent optional tensor: nothing to identify
   const TensorImpl* impl = t.impl();
-  tensors_[impl] = Entry{v, impl->storage.get(), impl->storage};
+  *tensors_.insert(impl).first = Entry{v, impl->storage.get(), impl->storage};
 }
 
 bool TraceBuilder::is_constant(const ir::Value* v) {
@@ -129,9 +129,8 @@ bool TraceBuilder::is_constant(const ir::Value* v) {
 }
 
 ir::Value* TraceBuilder::tensor_value(const Tensor& t, const SourceRange& range) {
-  auto it = tensors_.find(t.impl());
-  if (it != tensors_.end()) {
-    const Entry& e = it->second;
+  if (const Entry* found = tensors_.find(t.impl())) {
+    const Entry& e = *found;
     // The address may belong to a newer tensor than the one bound: accept the entry only
     // while its storage lives and is this tensor's, with the same dtype and shape —
     // then it holds the very data the bound value stands for.

@@ -17,6 +17,7 @@
 
 #include "core/ir.h"
 #include "core/ivalue.h"
+#include "core/pointer_table.h"
 #include "core/tensor.h"
 #include "trace/interpreter.h"
 #include "trace/trace_log.h"
@@ -92,14 +93,15 @@ class TraceBuilder {
   ir::Value* whole_size(const ValueList& items, const SourceRange& range);
 
   struct Entry {
-    ir::Value* value;
-    const Storage* storage;  // to tell a reused address from the tensor we saw
+    ir::Value* value = nullptr;
+    const Storage* storage = nullptr;  // to tell a reused address from the tensor we saw
     std::weak_ptr<Storage> alive;
   };
   ir::Graph& graph_;
   int64_t max_nodes_;
   int64_t nodes_ = 0;
-  std::unordered_map<const TensorImpl*, Entry> tensors_;
+  // One entry per tensor an op made: flat (core/pointer_table.h), no heap node each.
+  PointerTable<Entry> tensors_;
   // aten::size / aten::numel values already in the graph, by (tensor value, dim): a
   // size used many times is computed once.
   struct SizeKey {
