@@ -39,6 +39,7 @@ class Generator;
 
 namespace exec_detail {
 struct Plan;
+struct Scratch;
 class Runner;
 }  // namespace exec_detail
 
@@ -82,6 +83,7 @@ class Executor {
 
  private:
   std::unique_ptr<exec_detail::Plan> plan_;
+  std::unique_ptr<exec_detail::Scratch> scratch_;  // the slots, reused by every run
   ExecOptions options_;
   ExecStats stats_;
 };

@@ -182,4 +182,17 @@ BoundCall bind_call(const OpDef& op, const std::vector<ArgSpec>& specs,
 
 Plan build_plan(const ir::Graph& graph);
 
+// The value slots of a run, kept by the Executor between runs so that a run does not
+// allocate and free one IValue per value of the graph. Between runs every slot but the
+// plain constants' is empty. An Executor thus runs one run at a time (as the overload
+// cache in KernelRef already required).
+struct Scratch {
+  std::vector<IValue> slots;
+  std::vector<uint8_t> filled;
+  std::vector<size_t> slot_bytes;  // tensor bytes each slot holds
+  void clear_slots() {
+    for (IValue& v : slots) v = IValue();
+  }
+};
+
 }  // namespace d2s::exec_detail

@@ -56,13 +56,16 @@ std::string show(const IValue& v) {
 // Holds the slots of one run. Recursion (run_block) follows block nesting only.
 class Runner {
  public:
-  Runner(const Plan& plan, const ExecOptions& options, ExecStats& stats)
+  Runner(const Plan& plan, const ExecOptions& options, ExecStats& stats, Scratch& scratch)
       : plan_(plan),
         options_(options),
         stats_(stats),
-        slots_(plan.num_slots),
-        filled_(plan.num_slots, 0),
-        slot_bytes_(plan.num_slots, 0) {
+        slots_(scratch.slots),
+        filled_(scratch.filled),
+        slot_bytes_(scratch.slot_bytes) {
+    slots_.resize(plan.num_slots);
+    filled_.assign(plan.num_slots, 0);
+    slot_bytes_.assign(plan.num_slots, 0);
     ctx_.generator = options.generator;
     ctx_.training = options.training;
   }
@@ -492,14 +495,18 @@ class Runner {
     return true;
   }
 
-  // A value that dies: a small float32 tensor nothing else refers to (no view, no
+  // A value that dies: a small float32 vector nothing else refers to (no view, no
   // alias, no history) is kept for small_matmul to write into, a few at a time.
   void recycle(IValue& v) {
     if (!v.is_tensor() || spare_.size() >= kSpares) return;
     Tensor& t = v.to_tensor();
-    if (!t.sole_owner() || t.dtype() != DType::Float32 || t.requires_grad() || t.impl()->autograd ||
-        t.dim() == 0 || t.dim() > 2 || t.shape().back() > kernels::kSmallMatmulMax ||
-        t.numel() > kernels::kSmallMatmulMax) {
+    if (!t.sole_owner() || t.dtype() != DType::Float32 || t.requires_grad() || t.impl()->autograd) {
+      return;
+    }
+    // Only the shapes small_matmul writes: [n] and [1, n].
+    const Shape& shape = t.shape();
+    if (shape.empty() || shape.size() > 2 || (shape.size() == 2 && shape[0] != 1) ||
+        shape.back() > kernels::kSmallMatmulMax) {
       return;
     }
     spare_.push_back(std::move(t));
@@ -561,10 +568,10 @@ class Runner {
   const ExecOptions& options_;
   ExecStats& stats_;
   OpContext ctx_;
-  std::vector<IValue> slots_;
+  std::vector<IValue>& slots_;                              // Scratch's
   std::unordered_map<const Instr*, IValue> own_constants_;  // own_constant()
-  std::vector<uint8_t> filled_;
-  std::vector<size_t> slot_bytes_;  // tensor bytes each slot holds
+  std::vector<uint8_t>& filled_;
+  std::vector<size_t>& slot_bytes_;  // tensor bytes each slot holds
   size_t live_ = 0;
   size_t live_bytes_ = 0;
   ValueList args_;
@@ -577,6 +584,7 @@ class Runner {
 
 Executor::Executor(const ir::Graph& graph, ExecOptions options)
     : plan_(std::make_unique<exec_detail::Plan>(exec_detail::build_plan(graph))),
+      scratch_(std::make_unique<exec_detail::Scratch>()),
       options_(options) {}
 
 Executor::~Executor() = default;
@@ -585,8 +593,13 @@ Executor& Executor::operator=(Executor&&) noexcept = default;
 
 ValueList Executor::run(const ValueList& inputs) {
   stats_ = ExecStats{};
-  exec_detail::Runner runner(*plan_, options_, stats_);
-  return runner.run(inputs);
+  exec_detail::Runner runner(*plan_, options_, stats_, *scratch_);
+  try {
+    return runner.run(inputs);
+  } catch (...) {
+    scratch_->clear_slots();  // a failed run keeps no value alive
+    throw;
+  }
 }
 
 size_t Executor::num_slots() const {
