@@ -5,10 +5,12 @@
 //
 // The graph is planned once, in the constructor, into a flat instruction list per
 // block over numbered value slots: running does no name or map look-ups. Each
-// aten node is resolved to its registry OpDef (its overload() when set, else the
-// overload the arguments pick on the first run, cached while later runs pass
-// arguments of the same kinds). Liveness is precomputed: a slot is released right
-// after its last use, and a value used inside a loop body or a branch stays alive
+// aten node is bound to its registry OpDef at plan time when it names its overload
+// or its op has only one (constant arguments converted, defaults appended once),
+// else to the overload the arguments pick on the first run, kept while later runs
+// pass arguments of the same kinds. Small float32 vector x matrix products write
+// into the buffer of a small tensor that died earlier in the run. Liveness is precomputed: a slot
+// is released right after its last use, and a value used inside a loop body or a branch stays alive
 // until that loop or If finishes, so long chains keep only a few tensors alive.
 //
 // Semantics are TorchScript's: prim::If runs one block and moves its returns to the
@@ -37,6 +39,7 @@ class Generator;
 
 namespace exec_detail {
 struct Plan;
+struct Scratch;
 class Runner;
 }  // namespace exec_detail
 
@@ -58,6 +61,9 @@ struct ExecStats {
   // view counts as its own bytes): with every value freed after its last use, the
   // liveness lower bound of the memory a run adds to its inputs.
   size_t peak_tensor_bytes = 0;
+  // Small products (vector x matrix, float32, up to 64 x 64) written into the buffer of a
+  // tensor that died earlier in the run instead of a fresh one.
+  int64_t reused_buffers = 0;
 };
 
 class Executor {
@@ -77,6 +83,7 @@ class Executor {
 
  private:
   std::unique_ptr<exec_detail::Plan> plan_;
+  std::unique_ptr<exec_detail::Scratch> scratch_;  // the slots, reused by every run
   ExecOptions options_;
   ExecStats stats_;
 };

@@ -33,7 +33,9 @@ ArgType base_type(const std::string& t) {
   return ArgType::Unknown;
 }
 
-bool fit(const ArgSpec& spec, IValue& v) {
+}  // namespace
+
+bool fit_arg(const ArgSpec& spec, IValue& v) {
   if (spec.optional && v.is_none()) return true;
   switch (spec.type) {
     case ArgType::Tensor:
@@ -115,7 +117,10 @@ bool fit(const ArgSpec& spec, IValue& v) {
   return false;
 }
 
-}  // namespace
+std::string bind_error(const OpSchema& schema, size_t i, const IValue& arg) {
+  return "argument '" + schema.arguments[i].name + "' (position " + std::to_string(i + 1) +
+         ") must be " + schema.arguments[i].type + ", not " + arg.type_name();
+}
 
 std::vector<ArgSpec> arg_specs(const OpSchema& schema) {
   std::vector<ArgSpec> specs;
@@ -140,11 +145,8 @@ bool bind_in_order(const OpSchema& schema, const std::vector<ArgSpec>& specs, Va
   }
   const size_t given = std::min(args.size(), n);
   for (size_t i = 0; i < given; ++i) {
-    if (!fit(specs[i], args[i])) {
-      if (why) {
-        *why = "argument '" + schema.arguments[i].name + "' (position " + std::to_string(i + 1) +
-               ") must be " + schema.arguments[i].type + ", not " + args[i].type_name();
-      }
+    if (!fit_arg(specs[i], args[i])) {
+      if (why) *why = bind_error(schema, i, args[i]);
       return false;
     }
   }
@@ -158,6 +160,40 @@ bool bind_in_order(const OpSchema& schema, const std::vector<ArgSpec>& specs, Va
     args.push_back(*schema.arguments[i].default_value);
   }
   return true;
+}
+
+BoundCall bind_call(const OpDef& op, const std::vector<ArgSpec>& specs,
+                    const std::vector<uint32_t>& slots, const std::vector<const IValue*>& statics,
+                    bool named) {
+  const OpSchema& schema = op.schema;
+  const size_t n = schema.arguments.size();
+  const size_t given = slots.size();
+  if (given > n && !schema.varargs) return {};
+  if (given > UINT16_MAX) return {};
+  BoundCall call;
+  for (size_t i = 0; i < given; ++i) {
+    if (statics[i]) {
+      IValue v = *statics[i];
+      if (i < n && !fit_arg(specs[i], v)) return {};
+      call.from.push_back(kFixedArg);
+      call.fixed.push_back(std::move(v));
+    } else {
+      call.from.push_back(slots[i]);
+      call.fixed.emplace_back();
+      if (i < n && specs[i].type != ArgType::Any) call.check.push_back(static_cast<uint16_t>(i));
+    }
+  }
+  for (size_t i = given; i < n; ++i) {
+    if (!schema.arguments[i].default_value) return {};
+    call.from.push_back(kFixedArg);
+    call.fixed.push_back(*schema.arguments[i].default_value);
+  }
+  call.op = &op;
+  call.specs = &specs;
+  call.named = named;
+  call.mm = schema.name == "aten::mm";
+  call.small_matmul = (call.mm || schema.name == "aten::matmul") && n == 2;
+  return call;
 }
 
 }  // namespace d2s::exec_detail

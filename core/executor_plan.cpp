@@ -77,7 +77,9 @@ class Planner {
     }
     for (BlockPlan& b : plan_.blocks) {
       for (Instr& ins : b.instrs) mark_dead_inputs(ins);
+      mark_moved_outputs(b);
     }
+    drop_unread_statics();
     plan_.num_slots = static_cast<uint32_t>(info_.size());
     return std::move(plan_);
   }
@@ -88,8 +90,39 @@ class Planner {
     const Block* def_block;  // the same, as an IR block
     int64_t def_pos;         // defining instruction; -1 for a block input
     int64_t last_use = kNoUse;
-    bool is_static = false;  // in Plan::static_values
+    bool is_static = false;   // in Plan::static_values
+    size_t static_index = 0;  // its place there
   };
+
+  // BlockPlan::move_out: a result the block returns for the last time moves out.
+  static void mark_moved_outputs(BlockPlan& b) {
+    b.move_out.assign(b.outputs.size(), 0);
+    for (size_t i = 0; i < b.outputs.size(); ++i) {
+      const uint32_t s = b.outputs[i];
+      if (std::count(b.outputs.begin(), b.outputs.end(), s) == 1 &&
+          std::find(b.free_at_end.begin(), b.free_at_end.end(), s) != b.free_at_end.end()) {
+        b.move_out[i] = 1;
+      }
+    }
+  }
+
+  // A plain constant read only by calls bound with their overload named (which hold it
+  // converted, BoundCall::fixed) needs no slot filled at each run.
+  void drop_unread_statics() {
+    std::vector<uint8_t> read(info_.size(), 0);
+    for (const BlockPlan& b : plan_.blocks) {
+      for (const Instr& ins : b.instrs) {
+        if (ins.op == Op::Kernel && ins.kernel.call.op && ins.kernel.call.named) continue;
+        for (uint32_t s : ins.in) read[s] = 1;
+      }
+      for (uint32_t s : b.outputs) read[s] = 1;
+    }
+    auto& values = plan_.static_values;
+    values.erase(
+        std::remove_if(values.begin(), values.end(),
+                       [&](const std::pair<uint32_t, IValue>& v) { return !read[v.first]; }),
+        values.end());
+  }
 
   // Instr::dead_inputs: inputs whose slot this kernel call frees and reads once.
   static void mark_dead_inputs(Instr& ins) {
@@ -154,6 +187,7 @@ class Planner {
       Instr ins = make_instr(n);
       plan_.writes = plan_.writes || ir::mutates_inputs(*n);
       for (const Value* v : n->inputs()) ins.in.push_back(use(v, n, n));
+      if (ins.op == Op::Kernel) bind_kernel(ins);
       if (ins.op == Op::If || ins.op == Op::Loop) {
         ins.block0 = plan_block(n->blocks().at(0));
         if (ins.op == Op::If) ins.block1 = plan_block(n->blocks().at(1));
@@ -180,6 +214,7 @@ class Planner {
     if (!v || !(v->is_none() || v->is_number() || v->is_string())) return false;
     const uint32_t s = define(n->outputs()[0], bi, b, -1, n);
     info_[s].is_static = true;
+    info_[s].static_index = plan_.static_values.size();
     plan_.static_values.emplace_back(s, *v);
     return true;
   }
@@ -263,7 +298,27 @@ class Planner {
     }
   }
 
+  // KernelRef::call for a node that names its overload or whose op has only one.
+  void bind_kernel(Instr& ins) {
+    KernelRef& k = ins.kernel;
+    const int o = k.fixed >= 0 ? k.fixed : k.overloads->size() == 1 ? 0 : -1;
+    std::vector<const IValue*>& statics = statics_;  // reused: no allocation per node
+    statics.assign(ins.in.size(), nullptr);
+    for (size_t i = 0; i < ins.in.size(); ++i) {
+      const SlotInfo& info = info_[ins.in[i]];
+      if (!info.is_static) continue;
+      statics[i] = &plan_.static_values[info.static_index].second;
+      if (i < 32) ins.static_inputs |= uint32_t{1} << i;
+    }
+    if (o < 0) return;
+    const size_t at = static_cast<size_t>(o);
+    k.call = bind_call((*k.overloads)[at], (*k.specs)[at], ins.in, statics, k.fixed >= 0);
+    k.plan_bound = k.call.op != nullptr;
+    plan_.recycles = plan_.recycles || k.call.small_matmul;
+  }
+
   Plan plan_;
+  std::vector<const IValue*> statics_;
   std::vector<SlotInfo> info_;
   // Flat tables (core/pointer_table.h): no heap node per value or node planned.
   PointerTable<uint32_t> slot_;

@@ -66,6 +66,31 @@ std::vector<ArgSpec> arg_specs(const OpSchema& schema);
 bool bind_in_order(const OpSchema& schema, const std::vector<ArgSpec>& specs, ValueList& args,
                    std::string* why);
 
+// Where a bound call's argument comes from (BoundCall::from): a slot, or kFixedArg for
+// a value the plan holds (a constant input already converted, or a default).
+constexpr uint32_t kFixedArg = UINT32_MAX;
+
+// An aten call bound to one overload once, instead of on every call: the planner binds
+// a node that names its overload or whose op has only one; the run binds the overload
+// the first call chose for a node that names none (KernelRef::cached). A call then
+// reads its slots into the list and converts only what is not already of its schema
+// type (Tensor arguments holding tensors need nothing): no default is appended, no
+// constant converted and no overload looked up per call.
+struct BoundCall {
+  const OpDef* op = nullptr;                    // null: not bound
+  const std::vector<ArgSpec>* specs = nullptr;  // op's (Plan::specs)
+  std::vector<uint32_t> from;                   // per argument: its slot, or kFixedArg
+  ValueList fixed;                              // per argument: the value when kFixedArg
+  std::vector<uint16_t> check;  // slot arguments whose schema type is not Any: fit per call
+  // The node named the overload: a value that does not fit is the binder's error. Else
+  // the call goes back to choosing among the overloads, which reports as it did.
+  bool named = false;
+  // aten::matmul / aten::mm: a float32 vector x matrix of at most 64 x 64 takes
+  // kernels::small_matmul_into, into a buffer the run recycled (Runner::spare_).
+  bool small_matmul = false;
+  bool mm = false;  // the op is aten::mm (2-D operands only)
+};
+
 // How an aten node reaches its kernel: its overload when the node names one (as
 // the lowering and the tracer do), else the first overload, in registry order,
 // that the arguments fit — chosen on the first run and kept while later runs pass
@@ -75,8 +100,10 @@ struct KernelRef {
   const std::vector<std::vector<ArgSpec>>* specs = nullptr;  // per overload (Plan::specs)
   int fixed = -1;                                            // the node's overload
   int cached = -1;                                           // chosen by an earlier run
-  std::vector<uint8_t> cached_kinds;                         // ArgKind of each argument then
-  bool cacheable = true;  // false when an overload's fit depends on a value (dtype codes)
+  uint64_t cached_kinds = 0;  // ArgKind of each argument then, 3 bits each (kinds_code)
+  bool cacheable = true;      // false when an overload's fit depends on a value (dtype codes)
+  bool plan_bound = false;    // `call` was bound by the planner: every call takes it
+  BoundCall call;             // fixed's (or the only overload's) from the plan; cached's from a run
 };
 
 struct Instr {
@@ -90,6 +117,9 @@ struct Instr {
   // the last time, so the run moves its value into the call instead of copying it
   // (OpContext::dead_args: the kernel may reuse the buffer). Inputs past 32 are copied.
   uint32_t dead_inputs = 0;
+  // Kernel: bit i set when input i is a plain constant (Plan::static_values), so that a
+  // call bound at run time holds it converted (BoundCall::fixed). Inputs past 32: read.
+  uint32_t static_inputs = 0;
   uint32_t block0 = 0;       // If: then block; Loop: body
   uint32_t block1 = 0;       // If: else block
   int8_t grad_mode = -1;     // the node's attribute grad_enabled: 0 or 1; -1 when it has none
@@ -105,6 +135,9 @@ struct BlockPlan {
   std::vector<uint32_t> outputs;
   std::vector<uint32_t> free_on_entry;  // inputs nothing in the block uses
   std::vector<uint32_t> free_at_end;    // slots last used by the block's return
+  // Per output: 1 when its slot is freed at the return and returned once, so that the
+  // value moves out (a loop's carried tensor then has one owner for the next iteration).
+  std::vector<uint8_t> move_out;
 };
 
 struct Plan {
@@ -122,13 +155,44 @@ struct Plan {
   // registry's overload list: parsed once per op, not per node (KernelRef points here;
   // an unordered_map's elements stay put when the Plan moves).
   std::unordered_map<const std::vector<OpDef>*, std::vector<std::vector<ArgSpec>>> specs;
+  // Some call may take the small matmul (BoundCall::small_matmul): the run keeps a few
+  // dead small float tensors to write its results into.
+  bool recycles = false;
 };
 
 // Argument kinds the kernel cache distinguishes; a call with Other (lists, tuples,
 // objects) among its arguments chooses its overload afresh.
 enum ArgKind : uint8_t { kNone, kBool, kInt, kDouble, kStr, kTensor, kOther };
 uint8_t arg_kind(const IValue& v);
+// Up to kMaxCodedKinds kinds packed 3 bits each, as KernelRef::cached_kinds holds them.
+constexpr size_t kMaxCodedKinds = 21;
+
+// Converts one argument to its schema type as the registry does (bool -> int for int,
+// a number -> float for float, ...); false when it does not fit.
+bool fit_arg(const ArgSpec& spec, IValue& v);
+// The binder's message for argument i, which does not fit its schema type.
+std::string bind_error(const OpSchema& schema, size_t i, const IValue& arg);
+// Binds overload `op` for a node whose inputs are read from `slots`, `statics` giving the
+// value of each input that is a plan constant (null for the others): constants
+// converted, defaults appended. An unbound call (op null) when a constant does not fit,
+// or arguments are missing or too many: the call is then bound per run, which reports.
+BoundCall bind_call(const OpDef& op, const std::vector<ArgSpec>& specs,
+                    const std::vector<uint32_t>& slots, const std::vector<const IValue*>& statics,
+                    bool named);
 
 Plan build_plan(const ir::Graph& graph);
+
+// The value slots of a run, kept by the Executor between runs so that a run does not
+// allocate and free one IValue per value of the graph. Between runs every slot but the
+// plain constants' is empty. An Executor thus runs one run at a time (as the overload
+// cache in KernelRef already required).
+struct Scratch {
+  std::vector<IValue> slots;
+  std::vector<uint8_t> filled;
+  std::vector<size_t> slot_bytes;  // tensor bytes each slot holds
+  void clear_slots() {
+    for (IValue& v : slots) v = IValue();
+  }
+};
 
 }  // namespace d2s::exec_detail

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/executor.h"
 #include "core/executor_plan.h"
+#include "core/kernels_small_matmul.h"
 
 namespace d2s {
 
@@ -55,13 +56,16 @@ std::string show(const IValue& v) {
 // Holds the slots of one run. Recursion (run_block) follows block nesting only.
 class Runner {
  public:
-  Runner(const Plan& plan, const ExecOptions& options, ExecStats& stats)
+  Runner(const Plan& plan, const ExecOptions& options, ExecStats& stats, Scratch& scratch)
       : plan_(plan),
         options_(options),
         stats_(stats),
-        slots_(plan.num_slots),
-        filled_(plan.num_slots, 0),
-        slot_bytes_(plan.num_slots, 0) {
+        slots_(scratch.slots),
+        filled_(scratch.filled),
+        slot_bytes_(scratch.slot_bytes) {
+    slots_.resize(plan.num_slots);
+    filled_.assign(plan.num_slots, 0);
+    slot_bytes_.assign(plan.num_slots, 0);
     ctx_.generator = options.generator;
     ctx_.training = options.training;
   }
@@ -90,7 +94,8 @@ class Runner {
     return v.to_tensor().impl()->storage->nbytes;
   }
 
-  void set(uint32_t s, IValue v) {
+  void set(uint32_t s, const IValue& v) { set(s, IValue(v)); }
+  void set(uint32_t s, IValue&& v) {
     if (!filled_[s]) {
       filled_[s] = 1;
       if (++live_ > stats_.peak_live_slots) stats_.peak_live_slots = live_;
@@ -99,7 +104,12 @@ class Runner {
     live_bytes_ += bytes - slot_bytes_[s];
     slot_bytes_[s] = bytes;
     if (live_bytes_ > stats_.peak_tensor_bytes) stats_.peak_tensor_bytes = live_bytes_;
-    slots_[s] = std::move(v);
+    IValue& slot = slots_[s];
+    if (slot.is_tensor() && v.is_tensor()) {
+      slot.to_tensor() = std::move(v.to_tensor());  // no visit of the variant
+    } else {
+      slot = std::move(v);
+    }
   }
   void release(uint32_t s) {
     if (!filled_[s]) return;
@@ -107,7 +117,13 @@ class Runner {
     --live_;
     live_bytes_ -= slot_bytes_[s];
     slot_bytes_[s] = 0;
-    slots_[s] = IValue();
+    IValue& v = slots_[s];
+    if (plan_.recycles) recycle(v);
+    if (v.is_tensor()) {
+      v.to_tensor() = Tensor();  // an undefined tensor: no visit of the variant
+    } else {
+      v = IValue();
+    }
   }
 
   ValueList run_block(uint32_t index) {
@@ -135,7 +151,10 @@ class Runner {
     }
     outs.clear();
     outs.reserve(b.outputs.size());
-    for (uint32_t s : b.outputs) outs.push_back(slots_[s]);
+    for (size_t i = 0; i < b.outputs.size(); ++i) {
+      IValue& v = slots_[b.outputs[i]];
+      outs.push_back(b.move_out[i] ? std::move(v) : v);
+    }
     for (uint32_t s : b.free_at_end) release(s);
   }
 
@@ -323,8 +342,60 @@ class Runner {
   }
 
   void call_kernel(const Instr& ins) {
-    // One argument vector for every call, so that a call allocates no list; it is
-    // emptied right after, so that it keeps no tensor alive past its last use.
+    IValue result = guarded_call(ins);
+    ctx_.dead_args = 0;
+    if (plan_.recycles) {
+      // Dead arguments the kernel did not write into die here: keep the small ones.
+      for (size_t i = 0; i < args_.size() && i < 32; ++i) {
+        if (ins.dead_inputs >> i & 1u) recycle(args_[i]);
+      }
+    }
+    // Emptied right after the call, so that it keeps no tensor alive past its last use.
+    args_.clear();
+    if (ins.out.size() == 1) return set(ins.out[0], std::move(result));
+    if (ins.out.empty()) return;
+    if (!result.is_tuple()) {
+      throw Error(
+          ins.kind + " returned one value for " + std::to_string(ins.out.size()) + " outputs",
+          ins.range);
+    }
+    set_outputs(ins, result.tuple_items());
+  }
+
+  // The call with the node's location on whatever it throws.
+  IValue guarded_call(const Instr& ins) {
+    try {
+      return dispatch(ins);
+    } catch (const Error& e) {
+      if (e.range().known() || e.range().file) throw;
+      throw Error(e.message(), ins.range, e.hint(), e.exit_code());
+    } catch (const std::bad_alloc&) {
+      throw Error(ins.kind + ": out of memory", ins.range);
+    } catch (const std::exception& e) {
+      throw Error("internal error in " + ins.kind + ": " + e.what(), ins.range);
+    }
+  }
+
+  // The kinds of the instruction's arguments now, packed as KernelRef::cached_kinds;
+  // kUncoded when one is a list, tuple or object, or there are too many to pack.
+  static constexpr uint64_t kUncoded = UINT64_MAX;
+  uint64_t kinds_code(const Instr& ins) const {
+    if (ins.in.size() > kMaxCodedKinds) return kUncoded;
+    uint64_t code = 0;
+    for (uint32_t s : ins.in) {
+      const uint8_t kind = arg_kind(slots_[s]);
+      if (kind == kOther) return kUncoded;
+      code = code << 3 | kind;
+    }
+    return code;
+  }
+
+  IValue dispatch(const Instr& ins) {
+    KernelRef& k = ins.kernel;
+    if (k.call.op && (k.plan_bound || (k.cached >= 0 && kinds_code(ins) == k.cached_kinds))) {
+      return call_bound(ins, k.call);
+    }
+    // One argument vector for every call, so that a call allocates no list.
     ValueList& args = args_;
     args.clear();
     for (size_t i = 0; i < ins.in.size(); ++i) {
@@ -337,32 +408,112 @@ class Runner {
         args.push_back(slot);
       }
     }
-    IValue result;
     ctx_.dead_args = ins.dead_inputs;
-    try {
-      result = invoke(ins, args);
-      ctx_.dead_args = 0;
-      args.clear();
-    } catch (const Error& e) {
-      if (e.range().known() || e.range().file) throw;
-      throw Error(e.message(), ins.range, e.hint(), e.exit_code());
-    } catch (const std::bad_alloc&) {
-      throw Error(ins.kind + ": out of memory", ins.range);
-    } catch (const std::exception& e) {
-      throw Error("internal error in " + ins.kind + ": " + e.what(), ins.range);
-    }
-    if (ins.out.size() == 1) return set(ins.out[0], std::move(result));
-    if (ins.out.empty()) return;
-    if (!result.is_tuple()) {
-      throw Error(
-          ins.kind + " returned one value for " + std::to_string(ins.out.size()) + " outputs",
-          ins.range);
-    }
-    set_outputs(ins, result.tuple_items());
+    return invoke(ins, args);
   }
 
-  // The kernel call proper: the node's own overload, or the one an earlier run
-  // chose for arguments of these kinds, or the first that fits (then remembered).
+  // A bound call: the slots read into the argument list around the values the plan
+  // holds, each converted only when it is not of its schema type already.
+  IValue call_bound(const Instr& ins, const BoundCall& c) {
+    ValueList& args = args_;
+    args.clear();
+    for (size_t i = 0; i < c.from.size(); ++i) {
+      const uint32_t s = c.from[i];
+      if (s == kFixedArg) {
+        args.push_back(c.fixed[i]);
+        continue;
+      }
+      IValue& slot = slots_[s];
+      const bool dead = i < 32 && (ins.dead_inputs >> i & 1u);
+      // A tensor is passed as one (IValue(Tensor)): no visit of the variant.
+      if (slot.is_tensor()) {
+        if (dead) {
+          args.emplace_back(std::move(slot.to_tensor()));
+        } else {
+          args.emplace_back(slot.to_tensor());
+        }
+      } else if (dead) {
+        args.push_back(std::move(slot));
+      } else {
+        args.push_back(slot);
+      }
+    }
+    ctx_.dead_args = ins.dead_inputs;
+    const std::vector<ArgSpec>& specs = *c.specs;
+    for (uint16_t i : c.check) {
+      IValue& arg = args[i];
+      if (specs[i].type == ArgType::Tensor && arg.is_tensor()) continue;
+      if (fit_arg(specs[i], arg)) continue;
+      if (c.named) {
+        throw Error(short_name(ins.kind) + "(): " + bind_error(c.op->schema, i, arg), ins.range,
+                    "the schema is:\n  " + c.op->schema.str());
+      }
+      // Not the kinds the call was bound for: choose among the overloads as an unbound
+      // call does, from the values as the slots hold them.
+      args.resize(ins.in.size());
+      for (size_t j = 0; j < ins.in.size(); ++j) {
+        if (c.from[j] == kFixedArg) args[j] = slots_[ins.in[j]];
+      }
+      return invoke(ins, args);
+    }
+    if (c.small_matmul) {
+      IValue product;
+      if (small_matmul(c, args, product)) return product;
+    }
+    return run_op(*c.op, ctx_, args);
+  }
+
+  // BoundCall::small_matmul: a float32 vector x matrix of at most 64 x 64, into a
+  // recycled tensor of the result's shape when there is one. False, with nothing
+  // done, when it does not apply (the op's kernel then computes and reports), or when
+  // the product is to be recorded for the autograd.
+  bool small_matmul(const BoundCall& c, const ValueList& args, IValue& result) {
+    if (!args[0].is_tensor() || !args[1].is_tensor()) return false;
+    const Tensor& a = args[0].to_tensor();
+    const Tensor& b = args[1].to_tensor();
+    bool vector = false;
+    const int64_t n = kernels::small_matmul_cols(a, b, c.mm, &vector);
+    if (n < 0 || (grad_mode_enabled() && (a.requires_grad() || b.requires_grad()))) {
+      return false;
+    }
+    Tensor out;
+    for (size_t i = 0; i < spare_.size(); ++i) {
+      const Shape& shape = spare_[i].shape();
+      if (shape.back() == n && shape.size() == (vector ? 1u : 2u) && shape[0] == (vector ? n : 1)) {
+        out = std::move(spare_[i]);
+        spare_[i] = std::move(spare_.back());
+        spare_.pop_back();
+        ++stats_.reused_buffers;
+        break;
+      }
+    }
+    if (!out.defined()) {
+      out = vector ? Tensor::empty({n}, DType::Float32) : Tensor::empty({1, n}, DType::Float32);
+    }
+    kernels::small_matmul_into(a, b, out);
+    result = IValue(std::move(out));
+    return true;
+  }
+
+  // A value that dies: a small float32 vector nothing else refers to (no view, no
+  // alias, no history) is kept for small_matmul to write into, a few at a time.
+  void recycle(IValue& v) {
+    if (!v.is_tensor() || spare_.size() >= kSpares) return;
+    Tensor& t = v.to_tensor();
+    if (!t.sole_owner() || t.dtype() != DType::Float32 || t.requires_grad() || t.impl()->autograd) {
+      return;
+    }
+    // Only the shapes small_matmul writes: [n] and [1, n].
+    const Shape& shape = t.shape();
+    if (shape.empty() || shape.size() > 2 || (shape.size() == 2 && shape[0] != 1) ||
+        shape.back() > kernels::kSmallMatmulMax) {
+      return;
+    }
+    spare_.push_back(std::move(t));
+  }
+
+  // The kernel call of an unbound node: the node's own overload, or the first that
+  // fits (then remembered with the argument kinds, and bound, for later calls).
   IValue invoke(const Instr& ins, ValueList& args) {
     KernelRef& k = ins.kernel;
     const std::vector<OpDef>& defs = *k.overloads;
@@ -375,25 +526,16 @@ class Runner {
       }
       return run_op(op, ctx_, args);
     }
-    std::vector<uint8_t>& kinds = kinds_;  // reused: no allocation per call
-    kinds.resize(args.size());
-    bool simple = true;
-    for (size_t i = 0; i < args.size(); ++i) {
-      kinds[i] = arg_kind(args[i]);
-      simple = simple && kinds[i] != kOther;
-    }
-    if (k.cached >= 0 && simple && kinds == k.cached_kinds) {
-      const size_t c = static_cast<size_t>(k.cached);
-      if (bind_in_order(defs[c].schema, (*k.specs)[c], args, nullptr)) {
-        return run_op(defs[c], ctx_, args);
-      }
-    }
     for (size_t i = 0; i < defs.size(); ++i) {
       ValueList trial = args;
       if (!bind_in_order(defs[i].schema, (*k.specs)[i], trial, nullptr)) continue;
-      if (k.cached < 0 && simple && k.cacheable) {
-        k.cached = static_cast<int>(i);
-        k.cached_kinds = kinds;
+      if (k.cached < 0 && k.cacheable && !k.plan_bound) {
+        const uint64_t code = kinds_code(ins);
+        if (code != kUncoded) {
+          k.cached = static_cast<int>(i);
+          k.cached_kinds = code;
+          bind_cached(ins, defs[i], (*k.specs)[i]);
+        }
       }
       args.clear();  // the trial's values are now the only references (dead_args)
       return run_op(defs[i], ctx_, trial);
@@ -407,6 +549,16 @@ class Runner {
                 ins.range, hint);
   }
 
+  // KernelRef::call for the overload an unbound node's first call chose: its constant
+  // inputs (their slots hold the plan's values) converted once.
+  void bind_cached(const Instr& ins, const OpDef& op, const std::vector<ArgSpec>& specs) {
+    std::vector<const IValue*> statics(ins.in.size(), nullptr);
+    for (size_t i = 0; i < ins.in.size() && i < 32; ++i) {
+      if (ins.static_inputs >> i & 1u) statics[i] = &slots_[ins.in[i]];
+    }
+    ins.kernel.call = bind_call(op, specs, ins.in, statics, false);
+  }
+
   static std::string short_name(const std::string& kind) {
     size_t colons = kind.rfind("::");
     return colons == std::string::npos ? kind : kind.substr(colons + 2);
@@ -416,20 +568,23 @@ class Runner {
   const ExecOptions& options_;
   ExecStats& stats_;
   OpContext ctx_;
-  std::vector<IValue> slots_;
+  std::vector<IValue>& slots_;                              // Scratch's
   std::unordered_map<const Instr*, IValue> own_constants_;  // own_constant()
-  std::vector<uint8_t> filled_;
-  std::vector<size_t> slot_bytes_;  // tensor bytes each slot holds
+  std::vector<uint8_t>& filled_;
+  std::vector<size_t>& slot_bytes_;  // tensor bytes each slot holds
   size_t live_ = 0;
   size_t live_bytes_ = 0;
   ValueList args_;
-  std::vector<uint8_t> kinds_;
+  // Dead small float32 tensors kept for small_matmul's results (Plan::recycles).
+  static constexpr size_t kSpares = 4;
+  std::vector<Tensor> spare_;
 };
 
 }  // namespace exec_detail
 
 Executor::Executor(const ir::Graph& graph, ExecOptions options)
     : plan_(std::make_unique<exec_detail::Plan>(exec_detail::build_plan(graph))),
+      scratch_(std::make_unique<exec_detail::Scratch>()),
       options_(options) {}
 
 Executor::~Executor() = default;
@@ -438,8 +593,13 @@ Executor& Executor::operator=(Executor&&) noexcept = default;
 
 ValueList Executor::run(const ValueList& inputs) {
   stats_ = ExecStats{};
-  exec_detail::Runner runner(*plan_, options_, stats_);
-  return runner.run(inputs);
+  exec_detail::Runner runner(*plan_, options_, stats_, *scratch_);
+  try {
+    return runner.run(inputs);
+  } catch (...) {
+    scratch_->clear_slots();  // a failed run keeps no value alive
+    throw;
+  }
 }
 
 size_t Executor::num_slots() const {
