@@ -114,6 +114,45 @@ struct LowerBuilder {
   }
 };
 
+// The forward's ops for bound arguments (tensors or None; the bool flags).
+ir::Value* attention_with_masks(Lowerer& l, const interp::InstanceValue& inst,
+                                const Sugared& module, std::vector<ir::Value*> values,
+                                const std::vector<bool>& flags, const SourceRange& range) {
+  // A mask that may be None when the graph runs (an Optional[Tensor], such as a mask
+  // made under `if mask is None:`) is tested there: one arm with the mask, one without,
+  // as the forward takes different paths for them.
+  for (size_t j = 0; j < values.size(); ++j) {
+    const ir::Type& t = values[j]->type();
+    if (t.kind != ir::TypeKind::Optional || t.elements.empty()) continue;
+    ir::Value* opt = values[j];
+    const ir::Type element = t.elements[0];
+    ir::Value* given =
+        l.emit_compare(ast::CmpOpKind::IsNot, opt, l.constant(IValue(), range), range);
+    return l.emit_if_value(
+        given, range,
+        [&] {
+          std::vector<ir::Value*> with = values;
+          with[j] = l.emit_op("prim::unchecked_cast", {opt}, range);
+          with[j]->set_type(element);
+          return attention_with_masks(l, inst, module, with, flags, range);
+        },
+        [&] {
+          std::vector<ir::Value*> without = values;
+          without[j] = l.constant(IValue(), range);
+          return attention_with_masks(l, inst, module, without, flags, range);
+        });
+  }
+  LowerBuilder b{l, module, range};
+  interp::AttentionForward<LowerBuilder> f{b};
+  if (inst.type == "MultiheadAttention") {
+    return f.mha(inst, values[0], values[1], values[2], values[3], flags[0], values[4], flags[1]);
+  }
+  if (inst.type == "TransformerEncoderLayer") {
+    return f.encoder_layer(inst, values[0], values[1], values[2]);
+  }
+  return f.encoder(inst, values[0], values[1], values[2]);
+}
+
 }  // namespace
 
 Sugared Lowerer::call_attention_forward(const Sugared& module, CallArgs& args,
@@ -167,16 +206,7 @@ Sugared Lowerer::call_attention_forward(const Sugared& module, CallArgs& args,
     }
     values.push_back(v);
   }
-  LowerBuilder b{*this, module, range};
-  interp::AttentionForward<LowerBuilder> f{b};
-  if (inst.type == "MultiheadAttention") {
-    return Sugared::of(
-        f.mha(inst, values[0], values[1], values[2], values[3], flags[0], values[4], flags[1]));
-  }
-  if (inst.type == "TransformerEncoderLayer") {
-    return Sugared::of(f.encoder_layer(inst, values[0], values[1], values[2]));
-  }
-  return Sugared::of(f.encoder(inst, values[0], values[1], values[2]));
+  return Sugared::of(attention_with_masks(*this, inst, module, values, flags, range));
 }
 
 }  // namespace d2s::convert
