@@ -65,7 +65,21 @@ struct LowerBuilder {
     }
     return s;
   }
+  // An int known at conversion time: a constant, or aten::size of a dim the types know
+  // (the sizes PyTorch's shape checks compare).
   std::optional<int64_t> int_value(V v) {
+    const ir::Node* n = v->node();
+    if (n->kind() == "aten::size" && n->inputs().size() == 2) {
+      std::optional<Shape> s = shape(n->inputs()[0]);
+      std::optional<IValue> dim = l.static_value(n->inputs()[1]);
+      if (s && dim && dim->is_int()) {
+        int64_t d = dim->to_int();
+        const auto rank = static_cast<int64_t>(s->size());
+        if (d < 0) d += rank;
+        if (d >= 0 && d < rank) return (*s)[static_cast<size_t>(d)];
+      }
+      return std::nullopt;
+    }
     std::optional<IValue> c = l.static_value(v);
     if (!c || !c->is_int()) return std::nullopt;
     return c->to_int();

@@ -211,7 +211,9 @@ struct AttentionForward {
     const double inf = std::numeric_limits<double>::infinity();
     if (!b.is_none(kpm)) {
       std::optional<Shape> ks = b.shape(kpm);
-      std::optional<std::vector<int64_t>> want = ints({bsz, src_len});
+      // k.size(1): the key's length, one more for bias_k and one for the zero attention.
+      std::optional<std::vector<int64_t>> want = ints({bsz, size(key, 0)});
+      if (want) (*want)[1] += (bias_kv ? 1 : 0) + (add_zero_attn ? 1 : 0);
       if (ks && want && *ks != Shape(want->begin(), want->end())) {
         b.fail("AssertionError: expecting key_padding_mask shape of " + tuple_text(*want) +
                ", but got " + size_text(*ks));
