@@ -1,5 +1,5 @@
-// The parse route's forward of nn.MultiheadAttention, nn.TransformerEncoderLayer and
-// nn.TransformerEncoder (trace/nn_attention.h): the composition of ops of
+// The parse route's forward of nn.MultiheadAttention and the nn.Transformer* layers
+// (trace/nn_attention.h): the composition of ops of
 // trace/attention_forward.h emitted into the graph, with the modules' parameters as
 // graph inputs, their hyperparameters and self.training as constants, and submodules
 // (self_attn, linear1, norm1, layers.0, ...) and the activation called as any module
@@ -7,6 +7,10 @@
 // stay symbolic. What picks the path must be known at conversion time: the masks' dtype
 // and rank, need_weights and average_attn_weights; the checks PyTorch makes of shapes are
 // made here where the shapes are known.
+#include "convert/lower_attention.h"
+
+#include <limits>
+
 #include "convert/lowerer.h"
 #include "trace/attention_forward.h"
 #include "trace/nn_attention.h"
@@ -158,13 +162,7 @@ ir::Value* attention_with_masks(Lowerer& l, const interp::InstanceValue& inst,
   }
   LowerBuilder b{l, module, range};
   interp::AttentionForward<LowerBuilder> f{b};
-  if (inst.type == "MultiheadAttention") {
-    return f.mha(inst, values[0], values[1], values[2], values[3], flags[0], values[4], flags[1]);
-  }
-  if (inst.type == "TransformerEncoderLayer") {
-    return f.encoder_layer(inst, values[0], values[1], values[2]);
-  }
-  return f.encoder(inst, values[0], values[1], values[2]);
+  return f.forward(inst, values, flags);
 }
 
 }  // namespace
@@ -221,6 +219,37 @@ Sugared Lowerer::call_attention_forward(const Sugared& module, CallArgs& args,
     values.push_back(v);
   }
   return Sugared::of(attention_with_masks(*this, inst, module, values, flags, range));
+}
+
+Sugared lower_square_subsequent_mask(Lowerer& l, CallArgs& args, const SourceRange& range) {
+  const CallArg* sz = args.positional.empty() ? nullptr : &args.positional[0];
+  const CallArg* device = args.positional.size() > 1 ? &args.positional[1] : nullptr;
+  for (const auto& [name, a] : args.keywords) {
+    if (name == "sz" && !sz) {
+      sz = &a;
+    } else if (name == "device" && !device) {
+      device = &a;
+    } else {
+      l.fail("TypeError: generate_square_subsequent_mask() got an unexpected keyword argument '" +
+                 name + "'",
+             a.range);
+    }
+  }
+  if (!sz || args.positional.size() > 2) {
+    l.fail("TypeError: generate_square_subsequent_mask() takes sz and an optional device", range);
+  }
+  ir::Value* n = l.as_value(sz->value, sz->range);
+  std::vector<CallArg> full_args{
+      CallArg{Sugared::of(l.make_list({n, n}, range)), range, nullptr},
+      CallArg{Sugared::of(l.constant(IValue(-std::numeric_limits<double>::infinity()), range)),
+              range, nullptr}};
+  std::vector<std::pair<std::string, CallArg>> full_kw;
+  if (device) full_kw.emplace_back("device", *device);
+  ir::Value* full = l.emit_op("aten::full", full_args, full_kw, range);
+  return Sugared::of(l.emit_op(
+      "aten::triu", {CallArg{Sugared::of(full), range, nullptr}},
+      {{"diagonal", CallArg{Sugared::of(l.constant(IValue(int64_t{1}), range)), range, nullptr}}},
+      range));
 }
 
 }  // namespace d2s::convert

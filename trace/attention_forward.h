@@ -1,11 +1,11 @@
-// The forwards of nn.MultiheadAttention, nn.TransformerEncoderLayer and
-// nn.TransformerEncoder as PyTorch 1.13's Python runs them (F.multi_head_attention_forward
-// and the layers' forward on the ordinary path; 1.13's eval-mode "fast path" computes the
-// same numbers with a fused kernel), written once over a builder so that the
-// interpreter (eager and trace: every op goes through Interpreter::call_op) and the
-// parse route (convert/lower_attention.cpp: every op is emitted into the graph) run the
-// same composition of registry ops. There is no fused attention kernel: a trace shows
-// the linear, view, transpose, baddbmm, softmax, bmm ops, as torch.jit.trace does.
+// The forwards of nn.MultiheadAttention and the nn.Transformer* layers (encoder and
+// decoder layers and stacks, nn.Transformer) as PyTorch 1.13's Python runs them
+// (F.multi_head_attention_forward and the layers' forward on the ordinary path; 1.13's eval-mode
+// "fast path" computes the same numbers with a fused kernel), written once over a builder so that
+// the interpreter (eager and trace: every op goes through Interpreter::call_op) and the parse route
+// (convert/lower_attention.cpp: every op is emitted into the graph) run the same composition of
+// registry ops. There is no fused attention kernel: a trace shows the linear, view, transpose,
+// baddbmm, softmax, bmm ops, as torch.jit.trace does.
 //
 // A builder B provides, for its value type B::V (an IValue, or an ir::Value*) and its
 // condition type B::C (a bool, or a bool ir::Value*):
@@ -375,27 +375,52 @@ struct AttentionForward {
         [&] { return mask; });
   }
 
+  // The feed-forward block of an encoder or decoder layer, then its dropout `drop`.
+  V ff_block(V x, const char* drop) {
+    V h = b.call({"activation"}, {b.call({"linear1"}, {x}, {})}, {});
+    h = b.call({"linear2"}, {b.call({"dropout"}, {h}, {})}, {});
+    return b.call({drop}, {h}, {});
+  }
+  // An attention submodule called as the layers' _sa_block / _mha_block call it.
+  V attention_block(const char* attn, const char* drop, V x, V mem, V mask, V kpm) {
+    V r = b.call(
+        {attn}, {x, mem, mem},
+        {{"attn_mask", mask}, {"key_padding_mask", kpm}, {"need_weights", b.k(IValue(false))}});
+    return b.call({drop}, {b.item(r, 0)}, {});
+  }
+
   // nn.TransformerEncoderLayer.forward(src, src_mask, src_key_padding_mask).
   V encoder_layer(const InstanceValue& m, V src, V mask, V kpm) {
     check_key_padding_dtype(kpm);
-    auto sa_block = [&](V x) {
-      V r = b.call(
-          {"self_attn"}, {x, x, x},
-          {{"attn_mask", mask}, {"key_padding_mask", kpm}, {"need_weights", b.k(IValue(false))}});
-      return b.call({"dropout1"}, {b.item(r, 0)}, {});
-    };
-    auto ff_block = [&](V x) {
-      V h = b.call({"activation"}, {b.call({"linear1"}, {x}, {})}, {});
-      h = b.call({"linear2"}, {b.call({"dropout"}, {h}, {})}, {});
-      return b.call({"dropout2"}, {h}, {});
-    };
+    auto sa = [&](V x) { return attention_block("self_attn", "dropout1", x, x, mask, kpm); };
     V x = src;
     if (hyper(m, "norm_first").to_bool()) {
-      x = b.add(x, sa_block(b.call({"norm1"}, {x}, {})));
-      x = b.add(x, ff_block(b.call({"norm2"}, {x}, {})));
+      x = b.add(x, sa(b.call({"norm1"}, {x}, {})));
+      x = b.add(x, ff_block(b.call({"norm2"}, {x}, {}), "dropout2"));
     } else {
-      x = b.call({"norm1"}, {b.add(x, sa_block(x))}, {});
-      x = b.call({"norm2"}, {b.add(x, ff_block(x))}, {});
+      x = b.call({"norm1"}, {b.add(x, sa(x))}, {});
+      x = b.call({"norm2"}, {b.add(x, ff_block(x, "dropout2"))}, {});
+    }
+    return x;
+  }
+
+  // nn.TransformerDecoderLayer.forward(tgt, memory, tgt_mask, memory_mask,
+  // tgt_key_padding_mask, memory_key_padding_mask).
+  V decoder_layer(const InstanceValue& m, const std::vector<V>& a) {
+    const V& memory = a[1];
+    auto sa = [&](V x) { return attention_block("self_attn", "dropout1", x, x, a[2], a[4]); };
+    auto mha_block = [&](V x) {
+      return attention_block("multihead_attn", "dropout2", x, memory, a[3], a[5]);
+    };
+    V x = a[0];
+    if (hyper(m, "norm_first").to_bool()) {
+      x = b.add(x, sa(b.call({"norm1"}, {x}, {})));
+      x = b.add(x, mha_block(b.call({"norm2"}, {x}, {})));
+      x = b.add(x, ff_block(b.call({"norm3"}, {x}, {}), "dropout3"));
+    } else {
+      x = b.call({"norm1"}, {b.add(x, sa(x))}, {});
+      x = b.call({"norm2"}, {b.add(x, mha_block(x))}, {});
+      x = b.call({"norm3"}, {b.add(x, ff_block(x, "dropout3"))}, {});
     }
     return x;
   }
@@ -411,6 +436,59 @@ struct AttentionForward {
     }
     if (!hyper(m, "norm").is_none()) out = b.call({"norm"}, {out}, {});
     return out;
+  }
+
+  // nn.TransformerDecoder.forward(tgt, memory, masks...).
+  V decoder(const InstanceValue& m, const std::vector<V>& a) {
+    V out = a[0];
+    const auto* layers = as_obj<InstanceValue>(hyper(m, "layers"));
+    for (const std::string& name : layers->children) {
+      out = b.call({"layers", name}, {out, a[1]},
+                   {{"tgt_mask", a[2]},
+                    {"memory_mask", a[3]},
+                    {"tgt_key_padding_mask", a[4]},
+                    {"memory_key_padding_mask", a[5]}});
+    }
+    if (!hyper(m, "norm").is_none()) out = b.call({"norm"}, {out}, {});
+    return out;
+  }
+
+  // nn.Transformer.forward(src, tgt, src_mask, tgt_mask, memory_mask,
+  // src_key_padding_mask, tgt_key_padding_mask, memory_key_padding_mask); PyTorch's checks
+  // of the batch and feature sizes where they are known now.
+  V transformer(const InstanceValue& m, const std::vector<V>& a) {
+    const V& src = a[0];
+    const V& tgt = a[1];
+    const bool batch_first = hyper(m, "batch_first").to_bool();
+    const int64_t d_model = hyper(m, "d_model").to_int();
+    if (b.rank(src) == std::optional<int64_t>(3)) {
+      const int64_t dim = batch_first ? 0 : 1;
+      std::optional<int64_t> sb = b.int_value(size(src, dim)), tb = b.int_value(size(tgt, dim));
+      if (sb && tb && *sb != *tb)
+        b.fail("RuntimeError: the batch number of src and tgt must be equal");
+    }
+    std::optional<int64_t> sf = b.int_value(size(src, -1)), tf = b.int_value(size(tgt, -1));
+    if ((sf && *sf != d_model) || (tf && *tf != d_model)) {
+      b.fail("RuntimeError: the feature number of src and tgt must be equal to d_model");
+    }
+    V memory = b.call({"encoder"}, {src}, {{"mask", a[2]}, {"src_key_padding_mask", a[5]}});
+    return b.call({"decoder"}, {tgt, memory},
+                  {{"tgt_mask", a[3]},
+                   {"memory_mask", a[4]},
+                   {"tgt_key_padding_mask", a[6]},
+                   {"memory_key_padding_mask", a[7]}});
+  }
+
+  // The forward of module `m` for its bound arguments: the tensors (or None) in the order
+  // of attention_forward_params, and the bool flags (need_weights, average_attn_weights).
+  V forward(const InstanceValue& m, const std::vector<V>& a, const std::vector<bool>& flags) {
+    if (m.type == "MultiheadAttention")
+      return mha(m, a[0], a[1], a[2], a[3], flags[0], a[4], flags[1]);
+    if (m.type == "TransformerEncoderLayer") return encoder_layer(m, a[0], a[1], a[2]);
+    if (m.type == "TransformerEncoder") return encoder(m, a[0], a[1], a[2]);
+    if (m.type == "TransformerDecoderLayer") return decoder_layer(m, a);
+    if (m.type == "TransformerDecoder") return decoder(m, a);
+    return transformer(m, a);
   }
 };
 

@@ -1,5 +1,5 @@
-// nn.MultiheadAttention, nn.TransformerEncoderLayer and nn.TransformerEncoder in the
-// interpreter (see nn_attention.h): constructors as PyTorch 1.13's (their checks,
+// nn.MultiheadAttention and the nn.Transformer* layers in the interpreter (see
+// nn_attention.h): constructors as PyTorch 1.13's (their checks,
 // attributes, submodules in its registration order, _reset_parameters' xavier_uniform_
 // for the in-projection, zeros for its bias and out_proj's bias, xavier_normal_ for
 // bias_k/bias_v), and forwards through trace/attention_forward.h with every op run by
@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "trace/attention_forward.h"
 
@@ -16,7 +17,8 @@ namespace d2s::interp {
 namespace {
 
 const char* const kClasses[] = {"MultiheadAttention", "TransformerEncoderLayer",
-                                "TransformerEncoder"};
+                                "TransformerEncoder", "TransformerDecoderLayer",
+                                "TransformerDecoder", "Transformer"};
 
 // The interpreter's builder for AttentionForward: values are IValues, ops run now.
 struct InterpBuilder {
@@ -221,10 +223,21 @@ bool is_builtin(const IValue& v, const char* qualname) {
   return b && b->qualname == qualname;
 }
 
-void construct_encoder_layer(Interpreter& in, const IValue& self, ValueList args, Kwargs kwargs,
-                             const SourceRange& range) {
+// _get_activation_fn for a string; a function or module stays as given.
+IValue activation_fn(Interpreter& in, const IValue& activation, const SourceRange& range) {
+  if (!activation.is_string()) return activation;
+  const std::string name = activation.to_string();
+  if (name == "relu") return in.resolve_qualified("torch.nn.functional.relu", "F.relu", range);
+  if (name == "gelu") return in.resolve_qualified("torch.nn.functional.gelu", "F.gelu", range);
+  in.fail("RuntimeError: activation should be relu/gelu, not " + name, range);
+}
+
+// TransformerEncoderLayer and TransformerDecoderLayer: the same arguments; the decoder
+// layer has a second attention (multihead_attn), norm3 and dropout3.
+void construct_transformer_layer(Interpreter& in, const IValue& self, bool decoder, ValueList args,
+                                 Kwargs kwargs, const SourceRange& range) {
   const IValue relu = in.resolve_qualified("torch.nn.functional.relu", "F.relu", range);
-  ValueList a = bind_args("nn.TransformerEncoderLayer",
+  ValueList a = bind_args(decoder ? "nn.TransformerDecoderLayer" : "nn.TransformerEncoderLayer",
                           {{"d_model", std::nullopt},
                            {"nhead", std::nullopt},
                            {"dim_feedforward", IValue(int64_t{2048})},
@@ -242,47 +255,45 @@ void construct_encoder_layer(Interpreter& in, const IValue& self, ValueList args
   auto nn = [&](const char* cls, ValueList args, Kwargs kw = {}) {
     return in.construct_nn(std::string("torch.nn.") + cls, std::move(args), std::move(kw), range);
   };
-  set("self_attn",
-      nn("MultiheadAttention", {a[0], a[1]}, {{"dropout", a[3]}, {"batch_first", a[6]}}));
+  const Kwargs attention_kw{{"dropout", a[3]}, {"batch_first", a[6]}};
+  set("self_attn", nn("MultiheadAttention", {a[0], a[1]}, attention_kw));
+  if (decoder) set("multihead_attn", nn("MultiheadAttention", {a[0], a[1]}, attention_kw));
   set("linear1", nn("Linear", {a[0], a[2]}));
   set("dropout", nn("Dropout", {a[3]}));
   set("linear2", nn("Linear", {a[2], a[0]}));
   set("norm_first", a[7]);
   set("norm1", nn("LayerNorm", {a[0]}, {{"eps", a[5]}}));
   set("norm2", nn("LayerNorm", {a[0]}, {{"eps", a[5]}}));
+  if (decoder) set("norm3", nn("LayerNorm", {a[0]}, {{"eps", a[5]}}));
   set("dropout1", nn("Dropout", {a[3]}));
   set("dropout2", nn("Dropout", {a[3]}));
-  IValue activation = a[4];
-  if (activation.is_string()) {
-    const std::string name = activation.to_string();
-    if (name == "relu") {
-      activation = relu;
-    } else if (name == "gelu") {
-      activation = in.resolve_qualified("torch.nn.functional.gelu", "F.gelu", range);
-    } else {
-      in.fail("RuntimeError: activation should be relu/gelu, not " + name, range);
-    }
+  if (decoder) set("dropout3", nn("Dropout", {a[3]}));
+  const IValue activation = activation_fn(in, a[4], range);
+  if (!decoder) {
+    const auto* module = as_obj<InstanceValue>(activation);
+    const bool relu_like = is_builtin(activation, "torch.nn.functional.relu") ||
+                           (module && module->nn == NnKind::ReLU);
+    const bool gelu_like = is_builtin(activation, "torch.nn.functional.gelu") ||
+                           (module && module->nn == NnKind::GELU);
+    set("activation_relu_or_gelu", IValue(int64_t{relu_like ? 1 : gelu_like ? 2 : 0}));
   }
-  const auto* module = as_obj<InstanceValue>(activation);
-  const bool relu_like =
-      is_builtin(activation, "torch.nn.functional.relu") || (module && module->nn == NnKind::ReLU);
-  const bool gelu_like =
-      is_builtin(activation, "torch.nn.functional.gelu") || (module && module->nn == NnKind::GELU);
-  set("activation_relu_or_gelu", IValue(int64_t{relu_like ? 1 : gelu_like ? 2 : 0}));
   set("activation", activation);
 }
 
-void construct_encoder(Interpreter& in, const IValue& self, ValueList args, Kwargs kwargs,
-                       const SourceRange& range) {
-  ValueList a = bind_args("nn.TransformerEncoder",
-                          {{"encoder_layer", std::nullopt},
-                           {"num_layers", std::nullopt},
-                           {"norm", IValue()},
-                           {"enable_nested_tensor", IValue(true)},
-                           {"mask_check", IValue(true)}},
+// TransformerEncoder and TransformerDecoder: _get_clones' ModuleList of deep copies (the
+// layer given is not a child), num_layers, norm; the encoder's nested-tensor flags.
+void construct_stack(Interpreter& in, const IValue& self, bool decoder, ValueList args,
+                     Kwargs kwargs, const SourceRange& range) {
+  std::vector<ParamSpec> spec{{decoder ? "decoder_layer" : "encoder_layer", std::nullopt},
+                              {"num_layers", std::nullopt},
+                              {"norm", IValue()}};
+  if (!decoder) {
+    spec.push_back({"enable_nested_tensor", IValue(true)});
+    spec.push_back({"mask_check", IValue(true)});
+  }
+  ValueList a = bind_args(decoder ? "nn.TransformerDecoder" : "nn.TransformerEncoder", spec,
                           std::move(args), std::move(kwargs), range);
   const int64_t n = in.to_index(a[1], PyConversion::Scalar, range, "num_layers");
-  // _get_clones: a ModuleList of deep copies; the layer given is not a child.
   ValueList copies;
   for (int64_t i = 0; i < n; ++i) {
     copies.push_back(in.call_copy_name("copy.deepcopy", {a[0]}, {}, range));
@@ -294,8 +305,69 @@ void construct_encoder(Interpreter& in, const IValue& self, ValueList args, Kwar
       in.construct_nn("torch.nn.ModuleList", {IValue::list(std::move(copies))}, {}, range));
   set("num_layers", IValue(n));
   set("norm", a[2]);
-  set("enable_nested_tensor", a[3]);
-  set("mask_check", a[4]);
+  if (!decoder) {
+    set("enable_nested_tensor", a[3]);
+    set("mask_check", a[4]);
+  }
+}
+
+// nn.Transformer: an encoder and a decoder (or the custom ones given), each stack with a
+// final LayerNorm, then _reset_parameters' xavier_uniform_ of every parameter of more
+// than one dim.
+void construct_transformer(Interpreter& in, const IValue& self, InstanceValue& inst, ValueList args,
+                           Kwargs kwargs, const SourceRange& range) {
+  const IValue relu = in.resolve_qualified("torch.nn.functional.relu", "F.relu", range);
+  ValueList a = bind_args("nn.Transformer",
+                          {{"d_model", IValue(int64_t{512})},
+                           {"nhead", IValue(int64_t{8})},
+                           {"num_encoder_layers", IValue(int64_t{6})},
+                           {"num_decoder_layers", IValue(int64_t{6})},
+                           {"dim_feedforward", IValue(int64_t{2048})},
+                           {"dropout", IValue(0.1)},
+                           {"activation", relu},
+                           {"custom_encoder", IValue()},
+                           {"custom_decoder", IValue()},
+                           {"layer_norm_eps", IValue(1e-5)},
+                           {"batch_first", IValue(false)},
+                           {"norm_first", IValue(false)},
+                           {"device", IValue()},
+                           {"dtype", IValue()}},
+                          std::move(args), std::move(kwargs), range);
+  auto set = [&](const std::string& name, IValue v) {
+    in.setattr(self, name, std::move(v), range);
+  };
+  const ValueList layer_args{a[0], a[1], a[4], a[5], a[6], a[9], a[10], a[11]};
+  for (const bool decoder : {false, true}) {
+    const IValue& custom = decoder ? a[8] : a[7];
+    if (!custom.is_none()) {
+      set(decoder ? "decoder" : "encoder", custom);
+      continue;
+    }
+    const std::string which = decoder ? "Decoder" : "Encoder";
+    IValue layer = in.construct_nn("torch.nn.Transformer" + which + "Layer", layer_args, {}, range);
+    IValue norm = in.construct_nn("torch.nn.LayerNorm", {a[0]}, {{"eps", a[9]}}, range);
+    set(decoder ? "decoder" : "encoder",
+        in.construct_nn("torch.nn.Transformer" + which, {layer, decoder ? a[3] : a[2], norm}, {},
+                        range));
+  }
+  std::vector<std::pair<std::string, ParamSite>> params;
+  in.collect_parameters(inst, "", &params);
+  for (auto& [name, site] : params) {
+    Tensor& t = site.tensor;
+    if (t.dim() < 2) continue;
+    // fan_in = size(1) * receptive field, fan_out = size(0) * receptive field.
+    int64_t receptive = 1;
+    for (int64_t d = 2; d < t.dim(); ++d) receptive *= t.size(d);
+    const double fans = static_cast<double>((t.size(0) + t.size(1)) * receptive);
+    const float bound = fans > 0 ? static_cast<float>(std::sqrt(6.0 / fans)) : 0.0f;
+    float* p = t.data<float>();
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      p[i] = (2.0f * in.generator().uniform() - 1.0f) * bound;
+    }
+  }
+  set("d_model", a[0]);
+  set("nhead", a[1]);
+  set("batch_first", a[10]);
 }
 
 }  // namespace
@@ -311,13 +383,28 @@ const std::vector<std::string>& attention_class_names() {
 
 void construct_attention(Interpreter& in, const IValue& self, InstanceValue& inst, ValueList args,
                          Kwargs kwargs, const SourceRange& range) {
-  if (inst.type == "MultiheadAttention") {
+  const std::string& t = inst.type;
+  if (t == "MultiheadAttention") {
     construct_mha(in, self, std::move(args), std::move(kwargs), range);
-  } else if (inst.type == "TransformerEncoderLayer") {
-    construct_encoder_layer(in, self, std::move(args), std::move(kwargs), range);
+  } else if (t == "TransformerEncoderLayer" || t == "TransformerDecoderLayer") {
+    construct_transformer_layer(in, self, t == "TransformerDecoderLayer", std::move(args),
+                                std::move(kwargs), range);
+  } else if (t == "TransformerEncoder" || t == "TransformerDecoder") {
+    construct_stack(in, self, t == "TransformerDecoder", std::move(args), std::move(kwargs), range);
   } else {
-    construct_encoder(in, self, std::move(args), std::move(kwargs), range);
+    construct_transformer(in, self, inst, std::move(args), std::move(kwargs), range);
   }
+}
+
+IValue generate_square_subsequent_mask(Interpreter& in, ValueList args, Kwargs kwargs,
+                                       const SourceRange& range) {
+  ValueList a = bind_args("generate_square_subsequent_mask",
+                          {{"sz", std::nullopt}, {"device", IValue(std::string("cpu"))}},
+                          std::move(args), std::move(kwargs), range);
+  const IValue full = in.call_op(
+      "aten::full", {IValue::list({a[0], a[0]}), IValue(-std::numeric_limits<double>::infinity())},
+      {{"device", a[1]}}, range);
+  return in.call_op("aten::triu", {full}, {{"diagonal", IValue(int64_t{1})}}, range);
 }
 
 const std::vector<ForwardParam>& attention_forward_params(const std::string& type) {
@@ -334,8 +421,25 @@ const std::vector<ForwardParam>& attention_forward_params(const std::string& typ
   static const std::vector<ForwardParam> encoder{{"src", true, IValue()},
                                                  {"mask", false, IValue()},
                                                  {"src_key_padding_mask", false, IValue()}};
+  static const std::vector<ForwardParam> decoder{{"tgt", true, IValue()},
+                                                 {"memory", true, IValue()},
+                                                 {"tgt_mask", false, IValue()},
+                                                 {"memory_mask", false, IValue()},
+                                                 {"tgt_key_padding_mask", false, IValue()},
+                                                 {"memory_key_padding_mask", false, IValue()}};
+  static const std::vector<ForwardParam> transformer{{"src", true, IValue()},
+                                                     {"tgt", true, IValue()},
+                                                     {"src_mask", false, IValue()},
+                                                     {"tgt_mask", false, IValue()},
+                                                     {"memory_mask", false, IValue()},
+                                                     {"src_key_padding_mask", false, IValue()},
+                                                     {"tgt_key_padding_mask", false, IValue()},
+                                                     {"memory_key_padding_mask", false, IValue()}};
   if (type == "MultiheadAttention") return mha;
-  return type == "TransformerEncoderLayer" ? layer : encoder;
+  if (type == "TransformerEncoderLayer") return layer;
+  if (type == "TransformerEncoder") return encoder;
+  if (type == "Transformer") return transformer;
+  return decoder;
 }
 
 IValue attention_forward(Interpreter& in, const InstanceValue& m, ValueList args, Kwargs kwargs,
@@ -354,13 +458,18 @@ IValue attention_forward(Interpreter& in, const InstanceValue& m, ValueList args
           range, std::string("pass a tensor as ") + p.name);
     }
   }
+  std::vector<IValue> values;
+  std::vector<bool> flags;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (attention_forward_params(m.type)[i].default_value.is_bool()) {
+      flags.push_back(in.truthy(a[i], range));
+    } else {
+      values.push_back(a[i]);
+    }
+  }
   InterpBuilder b{in, m, range};
   AttentionForward<InterpBuilder> f{b};
-  if (m.type == "MultiheadAttention") {
-    return f.mha(m, a[0], a[1], a[2], a[3], in.truthy(a[4], range), a[5], in.truthy(a[6], range));
-  }
-  if (m.type == "TransformerEncoderLayer") return f.encoder_layer(m, a[0], a[1], a[2]);
-  return f.encoder(m, a[0], a[1], a[2]);
+  return f.forward(m, values, flags);
 }
 
 }  // namespace d2s::interp

@@ -1,4 +1,5 @@
-// nn.MultiheadAttention, nn.TransformerEncoderLayer and nn.TransformerEncoder
+// nn.MultiheadAttention, nn.TransformerEncoderLayer, nn.TransformerEncoder,
+// nn.TransformerDecoderLayer, nn.TransformerDecoder and nn.Transformer
 // (nn_attention.cpp): built-in modules of kind NnKind::Attention with PyTorch 1.13's
 // constructor signatures, checks, attributes, parameter names (in_proj_weight,
 // in_proj_bias, out_proj.weight, q_proj_weight, ..., self_attn.in_proj_weight,
@@ -23,6 +24,11 @@ void construct_attention(Interpreter& in, const IValue& self, InstanceValue& ins
 // forward(...) in the interpreter.
 IValue attention_forward(Interpreter& in, const InstanceValue& m, ValueList args, Kwargs kwargs,
                          const SourceRange& range);
+
+// nn.Transformer.generate_square_subsequent_mask(sz, device='cpu'): triu of an sz x sz
+// tensor of -inf above the diagonal (aten::full, aten::triu, as PyTorch 1.13's).
+IValue generate_square_subsequent_mask(Interpreter& in, ValueList args, Kwargs kwargs,
+                                       const SourceRange& range);
 
 // The forward's parameters (name, whether it has a default) and defaults, shared with the
 // parse route's argument binding.

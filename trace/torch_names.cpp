@@ -241,6 +241,9 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     return call_training_name(*this, q, std::move(args), std::move(kwargs), range);
   }
   if (is_nn_class(q)) return construct_nn(q, std::move(args), std::move(kwargs), range);
+  if (q == "torch.nn.Transformer.generate_square_subsequent_mask") {
+    return generate_square_subsequent_mask(*this, std::move(args), std::move(kwargs), range);
+  }
   if (q == "torch.nn.Embedding.from_pretrained") {
     return embedding_from_pretrained(*this, std::move(args), std::move(kwargs), range);
   }

@@ -1,4 +1,4 @@
-# nn.MultiheadAttention, nn.TransformerEncoderLayer and nn.TransformerEncoder (included
+# nn.MultiheadAttention and the nn.Transformer* layers (included
 # from CMakeLists.txt; tests/parity/transformer/): every mode against PyTorch and by
 # --grad, and their construction and forward errors against PyTorch's, live
 # (transformer_errors/).
