@@ -2,6 +2,7 @@
 // argument types), user functions and methods (inlined), and module calls.
 #include <cctype>
 
+#include "convert/lower_attention.h"
 #include "convert/lowerer.h"
 #include "convert/schema_match.h"
 #include "convert/shape_rules.h"
@@ -367,6 +368,9 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
     fail("torch.range is not supported by the parse route", range, hint);
   }
   if (q == "super") return make_super(args, range);
+  if (q == "torch.nn.Transformer.generate_square_subsequent_mask") {
+    return lower_square_subsequent_mask(*this, args, range);
+  }
   if (q == "torch.nn.functional.embedding") return call_functional_embedding(args, range);
   if (q == "torch.nn.functional.interpolate" || q == "torch.nn.functional.upsample") {
     return call_functional_interpolate(q.substr(q.rfind('.') + 1), args, range);

@@ -229,7 +229,9 @@ std::optional<Sugared> Lowerer::call_reflection(const std::string& q, CallArgs& 
     const std::string& n = t.name;
     const interp::NnKind container = inst && inst->cls ? inst->cls->nn_base : interp::NnKind::None;
     if (inst) {
+      // MultiheadAttention's out_proj, a NonDynamicallyQuantizableLinear, is an nn.Linear.
       match = n == "torch.nn.Module" || (!inst->cls && n == "torch.nn." + inst->type) ||
+              (inst->nn == interp::NnKind::Linear && n == "torch.nn.Linear") ||
               (container == interp::NnKind::Sequential && n == "torch.nn.Sequential") ||
               (container == interp::NnKind::ModuleList && n == "torch.nn.ModuleList") ||
               (container == interp::NnKind::ModuleDict && n == "torch.nn.ModuleDict");

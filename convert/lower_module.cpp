@@ -269,6 +269,7 @@ Sugared Lowerer::call_nn_forward(const Sugared& module, CallArgs& args, const So
          range, "iterate over the " + inst.type + " and call its modules");
   }
   if (inst.nn == NnKind::Recurrent) return call_recurrent_forward(module, args, range);
+  if (inst.nn == NnKind::Attention) return call_attention_forward(module, args, range);
   if (inst.nn == NnKind::Layer && inst.type.rfind("ConvTranspose", 0) == 0 &&
       !args.positional.empty() &&
       (args.positional.size() == 2 || (args.positional.size() == 1 && args.keywords.size() == 1 &&

@@ -260,6 +260,9 @@ class Lowerer {
   // The forward of nn.Embedding and the recurrent layers, with their optional state
   // (lower_rnn.cpp).
   Sugared call_recurrent_forward(const Sugared& module, CallArgs& args, const SourceRange& range);
+  // The forward of nn.MultiheadAttention and nn.TransformerEncoder(Layer): a composition
+  // of ops (lower_attention.cpp).
+  Sugared call_attention_forward(const Sugared& module, CallArgs& args, const SourceRange& range);
   // F.embedding(input, weight, padding_idx=None, ...) as aten::embedding(weight, input, ...).
   Sugared call_functional_embedding(CallArgs& args, const SourceRange& range);
   // torch.nonzero / x.nonzero with as_tuple= (lower_tensorops.cpp); `args` include self.

@@ -332,6 +332,8 @@ IValue Interpreter::call_builtin(const BuiltinValue& fn, ValueList args, Kwargs 
           (n == "collections.OrderedDict" && as_dict(v) && as_dict(v)->ordered) ||
           (n == "torch.nn.Module" && inst && inst->is_module) ||
           (inst && inst->nn != NnKind::None && n == "torch.nn." + inst->type) ||
+          // MultiheadAttention's out_proj (NonDynamicallyQuantizableLinear) is an nn.Linear.
+          (inst && inst->nn == NnKind::Linear && n == "torch.nn.Linear") ||
           (inst && inst->cls && inst->cls->nn_base == NnKind::Sequential &&
            n == "torch.nn.Sequential") ||
           (inst && inst->cls && inst->cls->nn_base == NnKind::ModuleList &&

@@ -267,6 +267,10 @@ IValue Interpreter::getattr(const IValue& o, const std::string& attr, const Sour
       b && b->qualname == "torch.nn.Embedding" && attr == "from_pretrained") {
     return obj(std::make_shared<BuiltinValue>("torch.nn.Embedding.from_pretrained"));
   }
+  if (auto* b = as_obj<BuiltinValue>(o);
+      b && b->qualname == "torch.nn.Transformer" && attr == "generate_square_subsequent_mask") {
+    return obj(std::make_shared<BuiltinValue>(b->qualname + "." + attr));
+  }
   if (auto* b = as_obj<BuiltinValue>(o); b && attr == "__name__") {
     return IValue(b->qualname.substr(b->qualname.rfind('.') + 1));
   }

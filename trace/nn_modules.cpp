@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "trace/interp.h"
+#include "trace/nn_attention.h"
 #include "trace/nn_layers.h"
 #include "trace/nn_recurrent.h"
 
@@ -34,6 +35,7 @@ NnKind nn_kind(const std::string& type) {
     if (type == name) return kind;
   }
   if (is_recurrent_class(type)) return NnKind::Recurrent;
+  if (is_attention_class(type)) return NnKind::Attention;
   return is_layer_class(type) ? NnKind::Layer : NnKind::None;
 }
 
@@ -194,6 +196,9 @@ IValue Interpreter::construct_nn(const std::string& qualname, ValueList args, Kw
     case NnKind::Recurrent:
       construct_recurrent(*this, self, *inst, std::move(args), std::move(kwargs), range);
       break;
+    case NnKind::Attention:
+      construct_attention(*this, self, *inst, std::move(args), std::move(kwargs), range);
+      break;
     case NnKind::None:
       fail("internal error: unknown nn module " + qualname, range);
   }
@@ -215,6 +220,10 @@ IValue Interpreter::forward_nn(InstanceValue& m, ValueList args, Kwargs kwargs,
   // Their forward takes an optional state and returns tuples (nn_rnn_modules.cpp).
   if (m.nn == NnKind::Recurrent) {
     return recurrent_forward(*this, m, std::move(args), std::move(kwargs), range);
+  }
+  // Several inputs and optional masks; a composition of ops (nn_attention.cpp).
+  if (m.nn == NnKind::Attention) {
+    return attention_forward(*this, m, std::move(args), std::move(kwargs), range);
   }
   if (m.nn == NnKind::Layer && m.type.rfind("ConvTranspose", 0) == 0) {
     // forward(input, output_size=None): output_size picks the output_padding.

@@ -91,8 +91,9 @@ enum class NnKind {
   ModuleList,
   ModuleDict,  // trace/py_module_dict.cpp
   Identity,
-  Layer,     // convolution, pooling, Flatten (trace/nn_layers.h)
-  Recurrent  // Embedding, RNN/LSTM/GRU and their cells (trace/nn_recurrent.h)
+  Layer,      // convolution, pooling, Flatten (trace/nn_layers.h)
+  Recurrent,  // Embedding, RNN/LSTM/GRU and their cells (trace/nn_recurrent.h)
+  Attention   // MultiheadAttention, TransformerEncoder(Layer) (trace/nn_attention.h)
 };
 
 class ClassValue;

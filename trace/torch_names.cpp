@@ -8,6 +8,7 @@
 #include "trace/functional_signatures.h"
 #include "trace/interp.h"
 #include "trace/native_value.h"
+#include "trace/nn_attention.h"
 #include "trace/nn_layers.h"
 #include "trace/nn_recurrent.h"
 #include "trace/py_ndarray.h"
@@ -76,7 +77,8 @@ bool is_nn_class(const std::string& qualname) {
     if (qualname == std::string("torch.nn.") + c) return true;
   }
   return qualname.rfind("torch.nn.", 0) == 0 &&
-         (is_layer_class(qualname.substr(9)) || is_recurrent_class(qualname.substr(9)));
+         (is_layer_class(qualname.substr(9)) || is_recurrent_class(qualname.substr(9)) ||
+          is_attention_class(qualname.substr(9)));
 }
 
 }  // namespace
@@ -162,6 +164,7 @@ IValue Interpreter::resolve_qualified(const std::string& qualname, const std::st
     for (const char* c : kNnClasses) candidates.push_back(c);
     for (const std::string& c : layer_class_names()) candidates.push_back(c);
     for (const std::string& c : recurrent_class_names()) candidates.push_back(c);
+    for (const std::string& c : attention_class_names()) candidates.push_back(c);
   }
   if (ns == "math") {
     for (const auto& [name, f] : math_functions()) candidates.push_back(name);
@@ -238,6 +241,9 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     return call_training_name(*this, q, std::move(args), std::move(kwargs), range);
   }
   if (is_nn_class(q)) return construct_nn(q, std::move(args), std::move(kwargs), range);
+  if (q == "torch.nn.Transformer.generate_square_subsequent_mask") {
+    return generate_square_subsequent_mask(*this, std::move(args), std::move(kwargs), range);
+  }
   if (q == "torch.nn.Embedding.from_pretrained") {
     return embedding_from_pretrained(*this, std::move(args), std::move(kwargs), range);
   }
