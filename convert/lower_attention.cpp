@@ -93,15 +93,7 @@ struct LowerBuilder {
     for (const std::string& p : path) s = l.module_attribute(s, p, range);
     return s;
   }
-  V attr(const std::string& path) {
-    std::vector<std::string> parts;
-    size_t start = 0;
-    for (size_t dot; (dot = path.find('.', start)) != std::string::npos; start = dot + 1) {
-      parts.push_back(path.substr(start, dot - start));
-    }
-    parts.push_back(path.substr(start));
-    return l.as_value(walk(parts), range);
-  }
+  V attr(const std::string& path) { return l.as_value(walk(interp::attribute_path(path)), range); }
   V call(const std::vector<std::string>& path, const std::vector<V>& args,
          const std::vector<std::pair<std::string, V>>& kw) {
     CallArgs ca;

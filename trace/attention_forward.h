@@ -35,6 +35,17 @@
 
 namespace d2s::interp {
 
+// "self_attn.in_proj_weight" as its parts, the path the builders walk to a parameter.
+inline std::vector<std::string> attribute_path(const std::string& dotted) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t dot; (dot = dotted.find('.', start)) != std::string::npos; start = dot + 1) {
+    parts.push_back(dotted.substr(start, dot - start));
+  }
+  parts.push_back(dotted.substr(start));
+  return parts;
+}
+
 inline IValue hyper(const InstanceValue& m, const char* name) {
   const IValue* v = m.get(name);
   return v ? *v : IValue();

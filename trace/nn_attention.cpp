@@ -72,15 +72,7 @@ struct InterpBuilder {
     }
     return v;
   }
-  V attr(const std::string& path) {
-    std::vector<std::string> parts;
-    size_t start = 0;
-    for (size_t dot; (dot = path.find('.', start)) != std::string::npos; start = dot + 1) {
-      parts.push_back(path.substr(start, dot - start));
-    }
-    parts.push_back(path.substr(start));
-    return walk(parts);
-  }
+  V attr(const std::string& path) { return walk(attribute_path(path)); }
   V call(const std::vector<std::string>& path, std::vector<V> args,
          std::vector<std::pair<std::string, V>> kw) {
     return in.call_value(walk(path), ValueList(std::move(args)), Kwargs(std::move(kw)), range);
