@@ -32,6 +32,7 @@
 #include <sstream>
 
 #include "convert/diff_internal.h"
+#include "trace/tracer.h"
 
 namespace d2s::convert::diff_detail {
 
@@ -372,12 +373,7 @@ class FindingMaker {
       }
       // A list of tensors (an LSTM's (h, c)) is a graph input of the trace too, as in
       // torch.jit.trace (trace/tracer.cpp add_sequence_input): nothing is baked.
-      if (value && (value->is_list() || value->is_tuple()) && !value->items().empty() &&
-          std::all_of(value->items().begin(), value->items().end(), [](const IValue& item) {
-            return item.is_tensor() && item.to_tensor().defined();
-          })) {
-        continue;
-      }
+      if (value && is_tensor_sequence(*value)) continue;
       Finding f = base(FindingKind::BakedValue, param->range, Severity::Lossy);
       f.what = param->name;
       if (value) f.value = *value;

@@ -74,7 +74,8 @@ struct Sugared {
                 // the keys and `items` the values, known at conversion time and never
                 // changed there (lower_kwargs.cpp); `name` is the parameter's name.
                 // A Method of kind-Keywords receiver (`kwargs.get`) holds the same
-                // `items` and `fields`, with no `value` and no `module`.
+                // `items` and `fields`, with no `value` and no `module`, and the
+                // receiver's name as keyword_names[0].
   };
   Kind kind = Kind::Value;
   ir::Value* value = nullptr;

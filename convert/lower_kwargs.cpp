@@ -17,7 +17,6 @@
 
 namespace d2s::convert {
 
-using ir::Type;
 using ir::TypeKind;
 
 namespace {
@@ -73,17 +72,9 @@ Sugared Lowerer::keywords_item(const Sugared& kw, const Sugared& key, const Sour
 }
 
 ir::Value* Lowerer::keywords_dict(const Sugared& kw, const SourceRange& range) {
-  std::vector<ir::Value*> pairs;
-  Type value = Type::any();
-  for (size_t i = 0; i < kw.items->size(); ++i) {
-    ir::Value* v = as_value((*kw.items)[i], range);
-    value = dict_join(value, v->type(), "value", range);
-    pairs.push_back(constant(IValue(key_of(kw, i)), range));
-    pairs.push_back(v);
-  }
-  ir::Value* d = emit_op("prim::DictConstruct", pairs, range);
-  d->set_type(Type::dict(Type::of_str(), value));
-  return d;
+  CallArgs entries;  // as dict(**kw) makes it
+  spread_keywords(kw, range, &entries);
+  return call_dict_builtin(entries, range).value;
 }
 
 void Lowerer::spread_keywords(const Sugared& kw, const SourceRange& range, CallArgs* args) {

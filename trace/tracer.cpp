@@ -15,6 +15,14 @@
 
 namespace d2s {
 
+bool is_tensor_sequence(const IValue& v) {
+  if ((!v.is_list() && !v.is_tuple()) || v.items().empty()) return false;
+  for (const IValue& item : v.items()) {
+    if (!item.is_tensor() || !item.to_tensor().defined()) return false;
+  }
+  return true;
+}
+
 namespace {
 
 using trace_detail::SymbolicNumber;
@@ -32,26 +40,6 @@ IValue scalar_as_annotated(const IValue& v, const std::string& annotation) {
   if (annotation == "int" && (v.is_int() || v.is_bool())) return IValue(v.to_int());
   if (annotation == "float" && v.is_number()) return IValue(v.to_double());
   return v;
-}
-
-// The entry's inputs in parameter order: tensors as typed graph inputs with a rank
-// guard; scalars, with guards on, as graph inputs with a value guard (the trace bakes
-// them, so another value must fail rather than give the traced value's answer).
-// Lists of tensors are inputs too (add_sequence_input); other kinds (None, strings,
-// lists of numbers) are baked without a graph input.
-//
-// A tensor's sizes are not guarded here: a trace guards only what it baked. A size
-// that flowed only into ops (`x.view(x.size(0), -1)`) stayed symbolic, so the graph
-// runs on other sizes; one that Python code used (an if, range(), an index, len(),
-// the length of a split's result) has a guard of its own where it was used. The rank
-// is baked by every op that reads it (`x.dim()`, `x.T`, negative dims), as the parse
-// route's types fix it too.
-bool is_tensor_sequence(const IValue& v) {
-  if ((!v.is_list() && !v.is_tuple()) || v.items().empty()) return false;
-  for (const IValue& item : v.items()) {
-    if (!item.is_tensor() || !item.to_tensor().defined()) return false;
-  }
-  return true;
 }
 
 // A list (or tuple) of tensors, such as an LSTM's (h, c) state: one graph input,
@@ -89,6 +77,18 @@ void add_sequence_input(const EntryParam& p, const IValue& v, bool guards, Trace
   }
 }
 
+// The entry's inputs in parameter order: tensors as typed graph inputs with a rank
+// guard; scalars, with guards on, as graph inputs with a value guard (the trace bakes
+// them, so another value must fail rather than give the traced value's answer).
+// Lists of tensors are inputs too (add_sequence_input); other kinds (None, strings,
+// lists of numbers) are baked without a graph input.
+//
+// A tensor's sizes are not guarded here: a trace guards only what it baked. A size
+// that flowed only into ops (`x.view(x.size(0), -1)`) stayed symbolic, so the graph
+// runs on other sizes; one that Python code used (an if, range(), an index, len(),
+// the length of a split's result) has a guard of its own where it was used. The rank
+// is baked by every op that reads it (`x.dim()`, `x.T`, negative dims), as the parse
+// route's types fix it too.
 void add_entry_inputs(const EntryInfo& info, const NamedInputs& inputs, bool guards,
                       TraceBuilder& builder, TraceHooks& hooks) {
   ir::Graph& graph = builder.graph();

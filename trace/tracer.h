@@ -64,6 +64,10 @@ struct TraceResult {
   TraceLog log;
 };
 
+// A non-empty list or tuple of defined tensors (an LSTM's (h, c)): given to the entry,
+// it is one graph input of the trace, unpacked into its tensors, not a baked constant.
+bool is_tensor_sequence(const IValue& v);
+
 // Prepares the program (opts.run), then runs its entry on `inputs` with the tracer's
 // hooks. Errors of the program, its inputs and the trace limits are d2s::Errors.
 TraceResult trace_program(Program& program, const NamedInputs& inputs,
