@@ -386,6 +386,19 @@ Sugared Lowerer::call_builtin(const std::string& q, CallArgs& args, const Source
   }
   if (q == "torch.nonzero") return call_nonzero(args, range);
   if (q == "torch.finfo" || q == "torch.iinfo") return call_type_info(q, args, range);
+  // The CPU, as eager mode has it (trace/torch_names.cpp): a device is its string.
+  if (q == "torch.cuda.is_available") return Sugared::of(bool_const(false));
+  if (q == "torch.cuda.device_count") return Sugared::of(constant(IValue(int64_t{0}), range));
+  if (q == "torch.device") {
+    expect_args(1, 1);
+    ir::Value* name = value_args()[0];
+    if (name->type().kind != TypeKind::Str) {
+      fail("TypeError: device() received an invalid combination of arguments - got (" +
+               name->type().str() + ")",
+           range, "give the device as a string: torch.device(\"cpu\")");
+    }
+    return Sugared::of(name);
+  }
   if (const interp::FunctionalSignature* sig = interp::functional_signature(q)) {
     return Sugared::of(call_functional_signature(*sig, args, range));
   }
@@ -452,6 +465,36 @@ Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs&
   // a copy, whose writes do not reach the base (core/views.h).
   if (name == "cpu") {
     if (positional.size() == 1 && args.keywords.empty()) return Sugared::of(self);
+  }
+  if (name == "to") {
+    // x.to(device): the graph runs on the CPU, where a device is its string ("cpu", as
+    // torch.device gives it in d2s); the device is dropped and what else the call asks
+    // (a dtype) stays. x.to("cpu") alone is x, as PyTorch returns the tensor itself.
+    auto is_device = [&](const CallArg& a) {
+      if (!a.value.is_value() || a.value.value->type().kind != TypeKind::Str) return false;
+      std::optional<IValue> c = static_value(a.value.value);
+      if (!c || c->to_string().rfind("cpu", 0) != 0) {
+        fail("Tensor.to() of a device other than the CPU is not supported by the parse route",
+             a.range,
+             "d2s runs on the CPU: torch.device(\"cuda\" if torch.cuda.is_available() "
+             "else \"cpu\") is \"cpu\" in d2s");
+      }
+      return true;
+    };
+    std::vector<CallArg> kept{positional[0]};
+    for (size_t i = 1; i < positional.size(); ++i) {
+      if (!is_device(positional[i])) kept.push_back(positional[i]);
+    }
+    std::vector<std::pair<std::string, CallArg>> keywords;
+    bool dtype = kept.size() > 1;
+    for (auto& kw : args.keywords) {
+      if (kw.first == "device" && is_device(kw.second)) continue;
+      dtype = dtype || kw.first == "dtype";
+      keywords.push_back(kw);
+    }
+    if (!dtype) return Sugared::of(self);  // only a device (and non_blocking/copy flags)
+    positional = std::move(kept);
+    args.keywords = std::move(keywords);
   }
   if (name == "float" || name == "long" || name == "int" || name == "bool") {
     DType d = name == "float" ? DType::Float32 : name == "bool" ? DType::Bool : DType::Int64;

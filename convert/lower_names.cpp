@@ -175,6 +175,7 @@ Sugared Lowerer::value_attribute(ir::Value* v, const std::string& attr, const So
     if (attr == "dtype") return Sugared::of(emit_op("prim::dtype", {v}, range));
     // d2s runs on the CPU: a tensor's device is "cpu", as eager mode reads it.
     if (attr == "device") return Sugared::of(constant(IValue("cpu"), range));
+    if (attr == "is_cuda") return Sugared::of(bool_const(false));
     if (attr == "grad" || attr == "requires_grad" || attr == "grad_fn" || attr == "data") {
       fail("'." + attr + "' is not supported yet by the parse route", range,
            "gradients come from `d2s run --grad` or `d2s grad`");

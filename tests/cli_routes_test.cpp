@@ -343,6 +343,36 @@ TEST_F(Routes, ListOfTensorsIsAnInputOfEveryRoute) {
   EXPECT_TRUE(has(r.err, "trace guard failed: 'len(state)' was 2 when traced, is 3 now")) << r.err;
 }
 
+TEST_F(Routes, CudaIsRefusedClearlyInEveryRoute) {
+  // d2s runs on the CPU: .cuda() of a tensor or a module, and .to() of a CUDA device,
+  // stop with exit 2 and a hint to choose the device with torch.cuda.is_available().
+  file("one.yaml", "x: {data: [1.0, 2.0]}\n");
+  file("tensor_cuda.py", "import torch\ndef f(x):\n    return x.cuda() * 2\n");
+  file("module_to.py",
+       "import torch\nimport torch.nn as nn\n"
+       "class M(nn.Module):\n"
+       "    def __init__(self):\n"
+       "        super().__init__()\n"
+       "        self.fc = nn.Linear(2, 1).to(\"cuda\")\n"
+       "    def forward(self, x):\n"
+       "        return self.fc(x)\n");
+  for (const char* mode : {"eager", "trace"}) {
+    RunResult r = d2s({"run", "tensor_cuda.py", "--inputs", "one.yaml", "--mode", mode});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(has(r.err,
+                    "tensor_cuda.py:3:12: error: Tensor.cuda() is not supported: d2s runs "
+                    "on the CPU"))
+        << r.err;
+    EXPECT_TRUE(has(r.err, "torch.cuda.is_available()")) << r.err;
+  }
+  for (const char* mode : {"eager", "trace", "parse"}) {
+    RunResult r = d2s({"run", "module_to.py", "--inputs", "one.yaml", "--mode", mode});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_TRUE(has(r.err, "error: Linear.to('cuda') is not supported: d2s runs on the CPU"))
+        << r.err;
+  }
+}
+
 TEST_F(Routes, ScalarInputsOfATrace) {
   // Traced with n = 2: n = 5 fails the input's guard; without guards n is baked and
   // ignored, as torch.jit.trace would.

@@ -344,13 +344,13 @@ IValue Interpreter::getattr_instance(const IValue& o, InstanceValue& inst, const
       return *v;
     }
   }
-  if (inst.is_module &&
-      (attr == "eval" || attr == "train" || attr == "parameters" || attr == "named_parameters" ||
-       attr == "zero_grad" || (attr == "forward" && inst.nn != NnKind::None) ||
-       ((attr == "append" || attr == "extend" || attr == "insert") &&
-        (inst.nn == NnKind::ModuleList || inst.nn == NnKind::Sequential)) ||
-       (inst.nn == NnKind::ModuleDict && is_module_dict_method(attr)) ||
-       is_module_state_method(attr))) {
+  if (inst.is_module && (attr == "eval" || attr == "train" || attr == "to" || attr == "cpu" ||
+                         attr == "cuda" || attr == "parameters" || attr == "named_parameters" ||
+                         attr == "zero_grad" || (attr == "forward" && inst.nn != NnKind::None) ||
+                         ((attr == "append" || attr == "extend" || attr == "insert") &&
+                          (inst.nn == NnKind::ModuleList || inst.nn == NnKind::Sequential)) ||
+                         (inst.nn == NnKind::ModuleDict && is_module_dict_method(attr)) ||
+                         is_module_state_method(attr))) {
     return obj(std::make_shared<BuiltinMethodValue>(o, attr));
   }
   std::vector<std::string> names = inst.attr_names();
@@ -388,6 +388,12 @@ IValue Interpreter::getattr_tensor(const IValue& t, const std::string& attr,
   if (attr == "is_leaf") return IValue(is_leaf(x));
   if (attr == "data") return IValue(detached(x));
   if (attr == "device") return IValue("cpu");
+  if (attr == "is_cuda") return IValue(false);  // d2s runs on the CPU
+  if (attr == "cuda") {
+    fail("Tensor.cuda() is not supported: d2s runs on the CPU", range,
+         "write x.to(device) with device = torch.device(\"cuda\" if "
+         "torch.cuda.is_available() else \"cpu\"), which is \"cpu\" in d2s");
+  }
   if (tensor_method_supported(attr)) return obj(std::make_shared<BuiltinMethodValue>(t, attr));
   std::string near = closest_name(attr, tensor_method_names());
   fail("AttributeError: 'Tensor' object has no attribute '" + attr + "' that d2s supports", range,

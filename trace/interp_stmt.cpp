@@ -16,7 +16,7 @@ bool importable(const std::string& name) {
   return name == "torch" || name == "torch.nn" || name == "torch.nn.functional" || name == "math" ||
          name == "typing" || name == "torch.jit" || name == "torch.optim" ||
          name == "torch.optim.lr_scheduler" || name == "torch.nn.utils" || name == "dataclasses" ||
-         name == "copy" || name == "torch.onnx" || name == "torch.nn.init";
+         name == "copy" || name == "torch.onnx" || name == "torch.nn.init" || name == "torch.cuda";
 }
 
 // PyTorch's internal module paths that published files import public names from

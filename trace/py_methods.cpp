@@ -54,6 +54,27 @@ IValue Interpreter::call_builtin_method(const IValue& self, const std::string& n
     }
     if (name == "__nn_forward__")
       return forward_nn(*inst, std::move(args), std::move(kwargs), range);
+    if (name == "to" || name == "cpu" || name == "cuda") {
+      // d2s runs on the CPU in float32: model.to(device) with the CPU, model.to(torch.float32)
+      // and model.cpu() leave the module as it is (and return it, as PyTorch does).
+      auto refuse = [&](const std::string& what) {
+        fail(inst->type + "." + name + "(" + what + ") is not supported: d2s runs on the CPU" +
+                 " in float32",
+             range,
+             "choose the device with torch.device(\"cuda\" if torch.cuda.is_available() else "
+             "\"cpu\"), which is \"cpu\" in d2s");
+      };
+      if (name == "cuda") refuse("");
+      ValueList given = args;
+      for (auto& [key, v] : kwargs) {
+        if (key != "non_blocking") given.push_back(v);
+      }
+      for (const IValue& v : given) {
+        if (v.is_string() && v.to_string().rfind("cpu", 0) != 0) refuse(py_repr(v));
+        if (auto* dt = as_obj<DTypeValue>(v); dt && dt->dtype != DType::Float32) refuse(py_repr(v));
+      }
+      return self;
+    }
     if (name == "eval" || name == "train") {
       ValueList a = bind_args(inst->type + "." + name,
                               name == "train" ? std::vector<ParamSpec>{{"mode", IValue(true)}}

@@ -27,11 +27,24 @@ const char* const kNnClasses[] = {"Linear",     "ReLU",       "Tanh",    "Sigmoi
                                   "ModuleList", "ModuleDict", "Identity"};
 
 // Callables d2s handles itself (not through op_for_function).
-const char* const kOwnFunctions[] = {"torch.range",       "torch.manual_seed", "torch.nn.Parameter",
-                                     "torch.is_tensor",   "torch.jit.script",  "torch.compile",
-                                     "torch.nn.Module",   "torch.Tensor",      "torch.jit.annotate",
-                                     "torch.onnx.export", "torch.from_numpy",  "torch.as_tensor",
-                                     "torch.asarray",     "torch.finfo",       "torch.iinfo"};
+const char* const kOwnFunctions[] = {"torch.range",
+                                     "torch.manual_seed",
+                                     "torch.nn.Parameter",
+                                     "torch.is_tensor",
+                                     "torch.jit.script",
+                                     "torch.compile",
+                                     "torch.nn.Module",
+                                     "torch.Tensor",
+                                     "torch.jit.annotate",
+                                     "torch.onnx.export",
+                                     "torch.from_numpy",
+                                     "torch.as_tensor",
+                                     "torch.asarray",
+                                     "torch.finfo",
+                                     "torch.iinfo",
+                                     "torch.device",
+                                     "torch.cuda.is_available",
+                                     "torch.cuda.device_count"};
 
 // The legacy typed constructors and their dtypes (torch.FloatTensor(3, 4),
 // torch.LongTensor([1, 2])); torch.Tensor is FloatTensor.
@@ -86,7 +99,8 @@ bool is_nn_class(const std::string& qualname) {
 IValue Interpreter::resolve_qualified(const std::string& qualname, const std::string& written,
                                       const SourceRange& range) {
   if (qualname == "torch.nn" || qualname == "torch.nn.functional" || qualname == "torch.jit" ||
-      qualname == "torch.nn.init" || qualname == "torch.onnx" || is_training_namespace(qualname)) {
+      qualname == "torch.nn.init" || qualname == "torch.onnx" || qualname == "torch.cuda" ||
+      is_training_namespace(qualname)) {
     return obj(std::make_shared<NamespaceValue>(qualname));
   }
   // TorchScript's eager-mode spellings : ScriptModule is an
@@ -280,6 +294,25 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     }
   }
   if (q == "torch.nonzero") return call_nonzero(std::move(args), std::move(kwargs), range);
+  // d2s runs on the CPU, as a machine without CUDA: `torch.device("cuda" if
+  // torch.cuda.is_available() else "cpu")` is "cpu". A device is its string, as
+  // `x.device` is (print(device) shows "cpu", as PyTorch prints it).
+  if (q == "torch.cuda.is_available" || q == "torch.cuda.device_count") {
+    bind_args(q.substr(11), {}, std::move(args), std::move(kwargs), range);
+    return q == "torch.cuda.is_available" ? IValue(false) : IValue(int64_t{0});
+  }
+  if (q == "torch.device") {
+    ValueList a = bind_args("device", {{"type", std::nullopt}, {"index", IValue()}},
+                            std::move(args), std::move(kwargs), range);
+    if (!a[0].is_string()) {
+      fail("TypeError: device() received an invalid combination of arguments - got (" +
+               py_type_name(a[0]) + ")",
+           range, "give the device as a string: torch.device(\"cpu\")");
+    }
+    std::string name = a[0].to_string();
+    if (!a[1].is_none()) name += ":" + std::to_string(a[1].to_int());
+    return IValue(name);
+  }
   if (q == "torch.finfo" || q == "torch.iinfo") {
     const bool floating = q == "torch.finfo";
     const std::string fname = q.substr(6);
