@@ -19,10 +19,15 @@ using ir::Type;
 using ir::TypeKind;
 
 // lower_module.cpp
+// lower_module.cpp: runs the top level in the interpreter, then (for a class entry)
+// makes the instance; the values of the top level's computed names (Globals::computed)
+// that are plain constants go into `globals`.
 std::shared_ptr<interp::InstanceValue> build_instance(const ast::Module& module,
                                                       const std::string& class_name,
                                                       const LowerOptions& options,
-                                                      const SourceRange& range);
+                                                      const SourceRange& range, Globals* globals);
+void take_top_level_values(const ast::Module& module, const LowerOptions& options,
+                           Globals* globals);
 // lower_buffers.cpp: copies the weights of `m`'s persistent buffers into them;
 // returns the other weights.
 std::map<std::string, Tensor> load_buffer_weights(const interp::InstanceValue& m,
@@ -272,11 +277,14 @@ void collect_globals(const ast::Module& module, Globals* g) {
             g->constants.erase(name);
             continue;
           }
+          g->computed.erase(std::remove(g->computed.begin(), g->computed.end(), name),
+                            g->computed.end());
           if (v) {
             g->constants[name] = *v;
             g->names.erase(name);
           } else {
             g->constants.erase(name);
+            g->computed.push_back(name);
           }
         }
         break;
@@ -510,7 +518,11 @@ LoweredGraph lower_program(std::shared_ptr<const SourceFile> file, const LowerOp
     std::vector<Sugared> args;
     std::shared_ptr<interp::InstanceValue> instance;
     if (entry.kind == EntryInfo::Kind::Class) {
-      instance = build_instance(module, entry.name, options, entry.range);
+      instance = build_instance(module, entry.name, options, entry.range, &globals);
+    } else if (!globals.computed.empty()) {
+      take_top_level_values(module, options, &globals);
+    }
+    if (instance) {
       Sugared self = Sugared::of_kind(Sugared::Kind::Module, "");
       self.module = std::make_shared<ModuleRef>(ModuleRef{instance, ""});
       args.push_back(self);

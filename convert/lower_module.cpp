@@ -31,22 +31,61 @@ InstanceValue* as_instance(const IValue& v) {
 
 }  // namespace
 
-std::shared_ptr<InstanceValue> build_instance(const ast::Module& module,
-                                              const std::string& class_name,
-                                              const LowerOptions& options,
-                                              const SourceRange& range) {
-  // The eager interpreter builds the instance exactly as Program::prepare does for an
-  // entry class (same seed, the top level run first), so parameters get the values
-  // eager mode gives them.
+namespace {
+
+// A value the graph can hold as a constant: a number, bool, string or None, or a tuple
+// of them (not a tensor, a module or another object, whose state the graph does not keep).
+bool plain_constant(const IValue& v) {
+  if (v.is_none() || v.is_number() || v.is_string()) return true;
+  if (!v.is_tuple()) return false;
+  for (const IValue& item : v.tuple_items()) {
+    if (!plain_constant(item)) return false;
+  }
+  return true;
+}
+
+void copy_top_level_values(const interp::Interpreter& in, Globals* globals) {
+  for (const std::string& name : globals->computed) {
+    const IValue* v = in.global(name);
+    if (v && plain_constant(*v)) {
+      globals->constants[name] = *v;
+      globals->names.erase(name);
+    }
+  }
+}
+
+RunOptions conversion_run(const LowerOptions& options, std::ostringstream& discard) {
   RunOptions run;
   run.seed = options.seed;
   run.training = options.training;
-  std::ostringstream discard;  // top-level prints belong to eager runs, not conversion
-  run.out = &discard;
-  interp::Interpreter in(module, run);
+  run.out = &discard;  // top-level prints belong to eager runs, not conversion
+  return run;
+}
+
+}  // namespace
+
+void take_top_level_values(const ast::Module& module, const LowerOptions& options,
+                           Globals* globals) {
+  std::ostringstream discard;
+  interp::Interpreter in(module, conversion_run(options, discard));
+  in.set_stack(static_cast<const char*>(__builtin_frame_address(0)), size_t{1} << 20);
+  in.exec_module();
+  copy_top_level_values(in, globals);
+}
+
+std::shared_ptr<InstanceValue> build_instance(const ast::Module& module,
+                                              const std::string& class_name,
+                                              const LowerOptions& options, const SourceRange& range,
+                                              Globals* globals) {
+  // The eager interpreter builds the instance exactly as Program::prepare does for an
+  // entry class (same seed, the top level run first), so parameters get the values
+  // eager mode gives them.
+  std::ostringstream discard;
+  interp::Interpreter in(module, conversion_run(options, discard));
   // __init__ code is shallow; this budget keeps deep nesting a clear error.
   in.set_stack(static_cast<const char*>(__builtin_frame_address(0)), size_t{1} << 20);
   in.exec_module();
+  copy_top_level_values(in, globals);
   const IValue* cls = in.global(class_name);
   if (!cls || !interp::as_obj<interp::ClassValue>(*cls)) {
     throw Error("the entry '" + class_name +

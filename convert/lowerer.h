@@ -48,6 +48,9 @@ struct Globals {
   std::shared_ptr<const SourceFile> file;
   std::unordered_map<std::string, Sugared> names;
   std::unordered_map<std::string, IValue> constants;  // `N = 4` at the top level
+  // Names the top level assigns by a computation (`device = torch.device(...)`): their
+  // values come from the interpreter's run of the top level, when they are constants.
+  std::vector<std::string> computed;
   std::unordered_map<std::string, const ast::ClassDef*> classes;
   std::unordered_map<std::string, ir::Value*> parameters;  // state_dict name → graph input
   // state_dict name → the one constant of a buffer, at the top of the graph, so that a
