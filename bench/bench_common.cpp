@@ -4,8 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/random.h"
-#include "core/source.h"
+#include "core/base/source.h"
+#include "core/tensor/random.h"
 
 namespace d2s::bench {
 

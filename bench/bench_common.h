@@ -7,8 +7,8 @@
 #include <string>
 
 #include "convert/lower.h"
-#include "core/executor.h"
-#include "core/ivalue.h"
+#include "core/exec/executor.h"
+#include "core/tensor/ivalue.h"
 
 namespace d2s::bench {
 

@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_common.h"
-#include "core/source.h"
+#include "core/base/source.h"
 #include "trace/tracer.h"
 
 namespace d2s::bench {

@@ -9,7 +9,7 @@
 
 #include "bench/bench_common.h"
 #include "convert/compile.h"
-#include "core/source.h"
+#include "core/base/source.h"
 #include "trace/interpreter.h"
 
 namespace d2s::bench {

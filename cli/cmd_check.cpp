@@ -9,7 +9,7 @@
 
 #include "cli/diff_common.h"
 #include "convert/check.h"
-#include "core/file_io.h"
+#include "core/base/file_io.h"
 #include "viz/html_report.h"
 
 namespace d2s::cli {

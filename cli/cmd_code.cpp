@@ -11,8 +11,8 @@
 #include "cli/commands.h"
 #include "convert/codegen.h"
 #include "convert/reroll.h"
-#include "core/file_io.h"
-#include "core/ir_yaml.h"
+#include "core/base/file_io.h"
+#include "core/io/graph_yaml.h"
 
 namespace d2s::cli {
 

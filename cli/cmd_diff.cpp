@@ -9,7 +9,7 @@
 
 #include "cli/diff_common.h"
 #include "convert/reroll.h"
-#include "core/file_io.h"
+#include "core/base/file_io.h"
 #include "viz/diff_picture.h"
 #include "viz/html_report.h"
 

@@ -12,8 +12,8 @@
 #include "cli/commands.h"
 #include "convert/grad_graph.h"
 #include "convert/run_graph.h"
-#include "core/file_io.h"
-#include "core/ir_yaml.h"
+#include "core/base/file_io.h"
+#include "core/io/graph_yaml.h"
 #include "onnx/export.h"
 
 namespace d2s::cli {

@@ -4,7 +4,7 @@
 // program's parsed graph, and prints, saves or draws it as parse and trace do.
 #include "cli/commands.h"
 #include "convert/grad_graph.h"
-#include "core/ir_yaml.h"
+#include "core/io/graph_yaml.h"
 
 namespace d2s::cli {
 

@@ -5,8 +5,8 @@
 // the same flags), with Graphviz's library in process (viz/render.h). -o picks the
 // format from its extension; the picture is written whole or not at all.
 #include "cli/commands.h"
-#include "core/file_io.h"
-#include "core/ir_yaml.h"
+#include "core/base/file_io.h"
+#include "core/io/graph_yaml.h"
 #include "viz/render.h"
 
 namespace d2s::cli {

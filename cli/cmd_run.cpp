@@ -16,9 +16,9 @@
 #include "cli/commands.h"
 #include "convert/compile.h"
 #include "convert/run_graph.h"
-#include "core/autograd.h"
-#include "core/file_io.h"
-#include "core/ir_yaml.h"
+#include "core/autograd/autograd.h"
+#include "core/base/file_io.h"
+#include "core/io/graph_yaml.h"
 #include "onnx/eager_export.h"
 
 namespace d2s::cli {

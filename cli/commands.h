@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "convert/lower.h"
-#include "core/error.h"
-#include "core/ir.h"
-#include "core/yaml_io.h"
+#include "core/base/error.h"
+#include "core/io/yaml_io.h"
+#include "core/ir/ir.h"
 #include "trace/interpreter.h"
 #include "trace/tracer.h"
 
@@ -40,6 +40,7 @@ Command setup_check(CLI::App& app);
 Command setup_grad(CLI::App& app);
 Command setup_export(CLI::App& app);
 Command setup_code(CLI::App& app);
+Command setup_ops(CLI::App& app);
 
 // ---------------------------------------------------------------------------
 // Flags shared by the commands that run a program (cli/options.cpp).

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "core/text.h"
+#include "core/base/text.h"
 
 namespace d2s::cli {
 

@@ -7,8 +7,8 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "core/ir_yaml.h"
-#include "core/tensor.h"
+#include "core/io/graph_yaml.h"
+#include "core/tensor/tensor.h"
 
 #ifndef D2S_VERSION
 #define D2S_VERSION "0.0.0"
@@ -32,12 +32,12 @@ int run_main(int argc, char** argv) {
   app.option_defaults()->always_capture_default();
   app.footer("Exit codes: 0 success, 1 a check or guard failed, 2 bad usage or bad input.");
 
-  std::vector<Command> commands = {setup_parse(app), setup_trace(app),  setup_run(app),
-                                   setup_diff(app),  setup_render(app), setup_check(app),
-                                   setup_grad(app),  setup_export(app), setup_code(app)};
+  std::vector<Command> commands = {
+      setup_parse(app), setup_trace(app), setup_run(app),    setup_diff(app), setup_render(app),
+      setup_check(app), setup_grad(app),  setup_export(app), setup_code(app), setup_ops(app)};
 
   // Resource limits every command shares. Each is one process-wide setting
-  // (core/tensor.h, core/ir_yaml.h), applied once below before the command runs, so
+  // (core/tensor/tensor.h, core/io/graph_yaml.h), applied once below before the command runs, so
   // every allocation site and graph reader obeys it without a context threaded through.
   int64_t max_tensor_elements = d2s::kMaxTensorElements;
   int64_t max_tensor_memory = d2s::kMaxTensorMemory;

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "cli/commands.h"
-#include "core/file_io.h"
+#include "core/base/file_io.h"
 
 namespace d2s::cli {
 

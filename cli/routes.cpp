@@ -3,9 +3,9 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "core/file_io.h"
-#include "core/ir_printer.h"
-#include "core/ir_yaml.h"
+#include "core/base/file_io.h"
+#include "core/io/graph_yaml.h"
+#include "core/ir/printer.h"
 #include "viz/render.h"
 
 namespace d2s::cli {

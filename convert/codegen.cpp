@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "convert/codegen_internal.h"
-#include "core/error.h"
-#include "core/ir_effects.h"
+#include "core/base/error.h"
+#include "core/ir/effects.h"
 
 namespace d2s::convert {
 

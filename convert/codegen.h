@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "core/ir.h"
-#include "core/ivalue.h"
+#include "core/ir/ir.h"
+#include "core/tensor/ivalue.h"
 
 namespace d2s::convert {
 

@@ -1,5 +1,5 @@
 // One node as a Python expression (codegen_internal.h). Each spelling is one the
-// model language reads back into the same op (core/op_bindings.cpp's tables, the
+// model language reads back into the same op (core/ops/op_bindings.cpp's tables, the
 // operators, subscripts, f-strings) and that real PyTorch runs.
 #include <cmath>
 #include <cstdint>
@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "convert/codegen_internal.h"
-#include "core/error.h"
-#include "core/op_registry.h"
-#include "core/tensor.h"
+#include "core/base/error.h"
+#include "core/ops/op_registry.h"
+#include "core/tensor/tensor.h"
 
 namespace d2s::convert::codegen {
 
@@ -274,7 +274,7 @@ std::string builtin_or_math(const ir::Node& n, const RefFn& ref) {
   return {};
 }
 
-// The str ops of core/kernels_str.cpp as the str methods and `%` that make them
+// The str ops of core/ops/kernels_str.cpp as the str methods and `%` that make them
 // (convert/lower_call.cpp, lower_expr.cpp); empty for another op.
 std::string str_op(const ir::Node& n, const std::vector<std::string>& args) {
   if (n.inputs().empty() || n.inputs()[0]->type().kind != ir::TypeKind::Str) return {};
@@ -290,7 +290,7 @@ std::string str_op(const ir::Node& n, const std::vector<std::string>& args) {
   return {};
 }
 
-// The list ops of core/kernels_list.cpp as the list methods and subscripts that make
+// The list ops of core/ops/kernels_list.cpp as the list methods and subscripts that make
 // them (convert/lower_list.cpp reads each spelling back); empty for another op.
 // `xs[i] = v` and `xs += ys` are statements in Python: they are written as the calls
 // they stand for (`xs.__setitem__(i, v)`, `xs.__iadd__(ys)`), which are expressions.
@@ -319,7 +319,7 @@ std::string list_op(const ir::Node& n, const std::vector<std::string>& args) {
   return {};
 }
 
-// The dict ops of core/kernels_dict.cpp as the dict literals, methods and subscripts
+// The dict ops of core/ops/kernels_dict.cpp as the dict literals, methods and subscripts
 // that make them (convert/lower_dict.cpp reads each spelling back); empty for another
 // op. keys/values/items are lists in the graph (a dict view cannot be indexed), and the
 // statements `d[k] = v` / `del d[k]` are written as the calls they stand for.

@@ -6,8 +6,8 @@
 #include <functional>
 #include <string>
 
-#include "core/ir.h"
-#include "core/ivalue.h"
+#include "core/ir/ir.h"
+#include "core/tensor/ivalue.h"
 
 namespace d2s::convert::codegen {
 

@@ -1,9 +1,9 @@
 #include "convert/compile.h"
 
 #include "convert/lower.h"
-#include "core/error.h"
-#include "core/executor.h"
-#include "core/ir.h"
+#include "core/base/error.h"
+#include "core/exec/executor.h"
+#include "core/ir/ir.h"
 #include "trace/py_objects.h"
 
 namespace d2s::convert {

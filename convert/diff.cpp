@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "convert/diff_internal.h"
-#include "core/error.h"
-#include "core/ir_effects.h"
-#include "core/op_registry.h"
+#include "core/base/error.h"
+#include "core/ir/effects.h"
+#include "core/ops/op_registry.h"
 #include "trace/tracer.h"
 
 namespace d2s::convert {

@@ -43,8 +43,8 @@
 #include <string>
 #include <vector>
 
-#include "core/ivalue.h"
-#include "core/source.h"
+#include "core/base/source.h"
+#include "core/tensor/ivalue.h"
 #include "trace/interpreter.h"
 #include "trace/trace_log.h"
 

@@ -13,7 +13,7 @@
 
 #include "convert/diff.h"
 #include "convert/lower.h"
-#include "core/ir.h"
+#include "core/ir/ir.h"
 #include "parse/ast.h"
 #include "trace/trace_log.h"
 

@@ -5,9 +5,9 @@
 
 #include "convert/diff_internal.h"
 #include "convert/run_graph.h"
-#include "core/error.h"
-#include "core/executor.h"
-#include "core/random.h"
+#include "core/base/error.h"
+#include "core/exec/executor.h"
+#include "core/tensor/random.h"
 
 namespace d2s::convert::diff_detail {
 

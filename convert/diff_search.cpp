@@ -19,8 +19,8 @@
 #include <sstream>
 
 #include "convert/diff_internal.h"
-#include "core/error.h"
-#include "core/random.h"
+#include "core/base/error.h"
+#include "core/tensor/random.h"
 #include "trace/tracer.h"
 
 namespace d2s::convert::diff_detail {

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "convert/lower_context.h"
-#include "core/ir.h"
+#include "core/ir/ir.h"
 
 namespace d2s::convert {
 

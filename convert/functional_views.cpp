@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "convert/lower_context.h"
-#include "core/error.h"
-#include "core/op_registry.h"
+#include "core/base/error.h"
+#include "core/ops/op_registry.h"
 
 namespace d2s::convert {
 

@@ -1,7 +1,7 @@
 // Writes through views, made functional (internal to convert/grad_graph.cpp).
 //
 // In a graph `%v = aten::select(%h, 0, 0)` then `aten::add_(%v, %y)` writes %h too:
-// the executor keeps views and bases in step (core/views.h), as PyTorch's shared
+// the executor keeps views and bases in step (core/autograd/views.h), as PyTorch's shared
 // storage does. When remove_mutation turns the write into `%v2 = aten::add(%v, %y)`,
 // the base and its other views must see it as values: %h after the write is
 // `aten::select_scatter(%h, %v2, 0, 0)` (slice_scatter for a slice or narrow,
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 
 namespace d2s::convert {
 

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "convert/functional_views.h"
-#include "core/error.h"
-#include "core/ir_effects.h"
-#include "core/ir_verify.h"
-#include "core/op_registry.h"
+#include "core/base/error.h"
+#include "core/ir/effects.h"
+#include "core/ir/verify.h"
+#include "core/ops/op_registry.h"
 
 namespace d2s::convert {
 

@@ -10,7 +10,7 @@
 // input (inputs and module parameters, in input order; `grad_<name>`). An input the
 // output does not reach gets zeros.
 //
-// Each differentiable node gets one `grad::<op>` node (core/derivatives_util.cpp)
+// Each differentiable node gets one `grad::<op>` node (core/autograd/derivatives_util.cpp)
 // taking the node's output gradients, its arguments and its result, and returning
 // one gradient per argument; uses of one value sum their gradients (aten::add). A
 // prim::If gets a backward If on the same condition whose arms recompute their
@@ -19,7 +19,7 @@
 // giving the gradients the run-time tape gives (`d2s run --grad`).
 #pragma once
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 
 namespace d2s::convert {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/yaml_io.h"
+#include "core/io/yaml_io.h"
 
 namespace d2s::convert {
 

@@ -49,10 +49,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/ir.h"
-#include "core/ivalue.h"
-#include "core/source.h"
-#include "core/tensor.h"
+#include "core/base/source.h"
+#include "core/ir/ir.h"
+#include "core/tensor/ivalue.h"
+#include "core/tensor/tensor.h"
 #include "parse/ast.h"
 
 namespace d2s::interp {

@@ -6,7 +6,7 @@
 #include "convert/lowerer.h"
 #include "convert/schema_match.h"
 #include "convert/shape_rules.h"
-#include "core/op_registry.h"
+#include "core/ops/op_registry.h"
 #include "parse/decorators.h"
 #include "trace/functional_signatures.h"
 #include "trace/py_objects.h"
@@ -431,7 +431,7 @@ Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs&
   if (t.kind == TypeKind::List) return call_list_method(self, name, args, range);
   if (t.kind == TypeKind::Dict) return call_dict_method(self, name, args, range);
   if (t.kind == TypeKind::Str) {
-    // str methods are ops, as in TorchScript graphs (core/kernels_str.cpp); a label
+    // str methods are ops, as in TorchScript graphs (core/ops/kernels_str.cpp); a label
     // known at conversion time folds to a constant. Python's keyword names become the
     // schemas' (split's sep/maxsplit are separator/max, replace's count is max).
     static const char* const kStrOps[] = {"join",       "upper",    "lower",   "strip", "format",
@@ -462,7 +462,7 @@ Sugared Lowerer::call_method(ir::Value* self, const std::string& name, CallArgs&
   if (name == "numel" || name == "nelement")
     return Sugared::of(emit_op("aten::numel", positional, args.keywords, range));
   // contiguous() stays a node, as TorchScript keeps it: of a non-contiguous view it is
-  // a copy, whose writes do not reach the base (core/views.h).
+  // a copy, whose writes do not reach the base (core/autograd/views.h).
   if (name == "cpu") {
     if (positional.size() == 1 && args.keywords.empty()) return Sugared::of(self);
   }

@@ -16,8 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/ir.h"
-#include "core/source.h"
+#include "core/base/source.h"
+#include "core/ir/ir.h"
 #include "parse/ast.h"
 
 namespace d2s::interp {

@@ -1,6 +1,6 @@
 // Dicts in the parse route, as TorchScript has them: a dict is a reference value of
 // type Dict(K, V) (keys str or int, one value type), made by prim::DictConstruct and
-// read and written by the ops of core/kernels_dict.cpp when the graph runs:
+// read and written by the ops of core/ops/kernels_dict.cpp when the graph runs:
 //
 //   d = {"a": x * 2, "b": x + 1}     %d : Dict(str, Tensor) = prim::DictConstruct(%k, %v, ...)
 //   d["c"] = y                       = aten::_set_item(%d, %c, %y)

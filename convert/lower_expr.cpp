@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "convert/lowerer.h"
-#include "core/op_registry.h"
+#include "core/ops/op_registry.h"
 
 namespace d2s::convert {
 
@@ -238,7 +238,7 @@ ir::Value* Lowerer::emit_binop(ast::BinOpKind op, ir::Value* lhs, ir::Value* rhs
     return out;
   }
   if (op == ast::BinOpKind::Mod && lhs->type().kind == TypeKind::Str) {
-    // printf-style `"..." % args`: TorchScript's aten::percentFormat (core/kernels_str.cpp),
+    // printf-style `"..." % args`: TorchScript's aten::percentFormat (core/ops/kernels_str.cpp),
     // given the tuple or the one value; a label known now folds to a constant.
     return emit_op("aten::percentFormat", {lhs, rhs}, range);
   }

@@ -2,7 +2,7 @@
 // trace/nn_layers.h's layer_call names, with the module's parameters as graph inputs
 // and its hyperparameters as constants (TorchScript freezes them the same way).
 #include "convert/lowerer.h"
-#include "core/interpolate.h"
+#include "core/ops/interpolate.h"
 #include "trace/nn_layers.h"
 #include "trace/py_objects.h"
 

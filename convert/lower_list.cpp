@@ -2,7 +2,7 @@
 // `outs.append(y)`, `outs.insert(i, y)`, `outs.pop(i)`, `outs[i] = y`, `outs += ys`,
 // `outs.extend(ys)` are nodes that write into it (aten::append,
 // aten::insert, aten::pop, aten::_set_item, aten::add_, aten::extend;
-// core/kernels_list.cpp), kept by dead-code elimination and run in order by the
+// core/ops/kernels_list.cpp), kept by dead-code elimination and run in order by the
 // executor. A list appended to inside a prim::Loop is not loop-carried: the loop body
 // writes into the one list every reader holds, as in TorchScript's graph
 //
@@ -23,7 +23,7 @@
 // the body is lowered (the names the body writes through directly), and a write that
 // comes after such a read anyway (through another name) is an error naming both lines.
 #include "convert/lowerer.h"
-#include "core/ir_effects.h"
+#include "core/ir/effects.h"
 
 namespace d2s::convert {
 

@@ -31,8 +31,8 @@
 
 #include "convert/lower.h"
 #include "convert/lower_context.h"
-#include "core/error.h"
-#include "core/ir.h"
+#include "core/base/error.h"
+#include "core/ir/ir.h"
 #include "parse/ast.h"
 #include "trace/functional_signatures.h"
 

@@ -4,11 +4,11 @@
 
 #include "convert/lower_context.h"
 #include "convert/passes.h"
-#include "core/error.h"
-#include "core/op_registry.h"
+#include "core/base/error.h"
+#include "core/ops/op_registry.h"
 
 #ifndef NDEBUG
-#include "core/ir_verify.h"
+#include "core/ir/verify.h"
 #endif
 
 namespace d2s::convert {

@@ -3,8 +3,8 @@
 #include <unordered_set>
 
 #include "convert/passes.h"
-#include "core/ir_effects.h"
-#include "core/pointer_table.h"
+#include "core/base/pointer_table.h"
+#include "core/ir/effects.h"
 
 namespace d2s::convert {
 
@@ -128,7 +128,7 @@ bool sweep(ir::Graph& graph, RaiseCache& may_raise) {
   // Last node first within each block, a node after its blocks: a chain of dead nodes
   // goes in one sweep, and an If or Loop is judged after its arms were cleaned. Whether
   // a subtree has effects is accumulated bottom-up, so the sweep is linear.
-  PointerTable<char> effectful;  // flat (core/pointer_table.h): no allocation per node
+  PointerTable<char> effectful;  // flat (core/base/pointer_table.h): no allocation per node
   for (ir::Node* n : post_order(graph.block(), /*reverse=*/true)) {
     if (n->kind() == ir::kind::If) changed |= drop_if_outputs(n);
     if (n->kind() == ir::kind::Loop) changed |= drop_loop_carried(n);

@@ -16,9 +16,9 @@
 
 #include "convert/lower_context.h"
 #include "convert/passes.h"
-#include "core/autograd.h"
-#include "core/ir_effects.h"
-#include "core/op_registry.h"
+#include "core/autograd/autograd.h"
+#include "core/ir/effects.h"
+#include "core/ops/op_registry.h"
 
 namespace d2s::convert {
 
@@ -54,7 +54,7 @@ bool total_on_its_inputs(const ir::Node& n) {
                  "aten::gelu",       "aten::silu",  "aten::zeros_like", "aten::ones_like"})) {
     return true;
   }
-  // Reads of a dict that no value makes fail (core/kernels_dict.cpp), and a dict made
+  // Reads of a dict that no value makes fail (core/ops/kernels_dict.cpp), and a dict made
   // of str or int keys (the only keys whose hashing cannot fail).
   if (k == "prim::DictConstruct") {
     for (size_t i = 0; i < n.inputs().size(); i += 2) {

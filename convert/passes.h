@@ -1,6 +1,6 @@
 // Graph passes, each a free function `bool pass(Graph&)` that returns whether it
 // changed the graph (TorchScript's and Glow's convention). In debug builds every
-// pass run by run_default_passes is followed by the verifier (core/ir_verify.h).
+// pass run by run_default_passes is followed by the verifier (core/ir/verify.h).
 //
 //   constant_fold        pure scalar code on constants → constants (by running the
 //                        registry kernel); prim::If on a constant condition → the taken
@@ -29,8 +29,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/ir.h"
-#include "core/ivalue.h"
+#include "core/ir/ir.h"
+#include "core/tensor/ivalue.h"
 
 namespace d2s::convert {
 

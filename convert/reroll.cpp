@@ -8,7 +8,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include "core/ir_verify.h"
+#include "core/ir/verify.h"
 
 namespace d2s::convert {
 

@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 #include "trace/trace_log.h"
 
 namespace d2s::convert {

@@ -6,8 +6,8 @@
 #include <set>
 #include <sstream>
 
-#include "core/error.h"
-#include "core/text.h"
+#include "core/base/error.h"
+#include "core/base/text.h"
 
 namespace d2s::convert {
 

@@ -44,11 +44,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/executor.h"
-#include "core/ir.h"
-#include "core/ivalue.h"
-#include "core/random.h"
-#include "core/yaml_io.h"
+#include "core/exec/executor.h"
+#include "core/io/yaml_io.h"
+#include "core/ir/ir.h"
+#include "core/tensor/ivalue.h"
+#include "core/tensor/random.h"
 #include "trace/interpreter.h"
 
 namespace d2s::convert {
@@ -88,7 +88,7 @@ class GraphRunner {
   // The parameter values every run uses, by state_dict name in graph-input order.
   const std::vector<std::pair<std::string, Tensor>>& parameters() const { return params_; }
   // With GraphRunOptions::grad: the tensors the last run started from that require
-  // grad, by input or parameter name (core/autograd.h gradients_of_first_output).
+  // grad, by input or parameter name (core/autograd/autograd.h gradients_of_first_output).
   const std::vector<std::pair<std::string, Tensor>>& grad_leaves() const { return grad_leaves_; }
 
  private:

@@ -1,6 +1,6 @@
 #include "convert/schema_match.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace d2s::convert {
 

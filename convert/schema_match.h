@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/ir_types.h"
-#include "core/ivalue.h"
-#include "core/op_registry.h"
-#include "core/source.h"
+#include "core/base/source.h"
+#include "core/ir/types.h"
+#include "core/ops/op_registry.h"
+#include "core/tensor/ivalue.h"
 
 namespace d2s::convert {
 

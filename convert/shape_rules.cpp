@@ -12,7 +12,7 @@
 
 #include "convert/lower_context.h"
 #include "convert/shape_rules_util.h"
-#include "core/op_registry.h"
+#include "core/ops/op_registry.h"
 
 namespace d2s::convert {
 

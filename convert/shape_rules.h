@@ -8,7 +8,7 @@
 // without a rule keeps the type the lowering gave it (Tensor of unknown shape).
 #pragma once
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 
 namespace d2s::convert {
 

@@ -1,5 +1,5 @@
-// Shape rules of convolution and pooling (core/kernels_conv.cpp, kernels_pool.cpp)
-// and of the activations of core/kernels_activation.cpp (the input's shape):
+// Shape rules of convolution and pooling (core/ops/kernels_conv.cpp, kernels_pool.cpp)
+// and of the activations of core/ops/kernels_activation.cpp (the input's shape):
 // leading dims (batch, channels) carry through with their symbols, a convolution's
 // channels are its weight's first dim, and each spatial size follows PyTorch's output
 // formula where the input size and the arguments are known.

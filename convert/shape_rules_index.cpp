@@ -1,4 +1,4 @@
-// Shape rules of advanced indexing (core/kernels_index.cpp), of the sorting, scanning,
+// Shape rules of advanced indexing (core/ops/kernels_index.cpp), of the sorting, scanning,
 // gathering and scattering ops (kernels_sort.cpp) and of kernels_tensorops.cpp: aten::index's
 // result is the broadcast of its index tensors in place of the indexed dims (first, when those are
 // not adjacent); a mask stands for its dims and gives one dim of unknown size.
@@ -6,8 +6,8 @@
 
 #include "convert/shape_rules.h"
 #include "convert/shape_rules_util.h"
-#include "core/error.h"
-#include "core/kernels_einsum.h"
+#include "core/base/error.h"
+#include "core/ops/kernels_einsum.h"
 
 namespace d2s::convert::shape_detail {
 

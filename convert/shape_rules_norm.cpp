@@ -1,5 +1,5 @@
 // The shape rules of the normalisation, gating and probability-loss ops
-// (core/kernels_norm.cpp, core/kernels_loss_prob.cpp).
+// (core/ops/kernels_norm.cpp, core/ops/kernels_loss_prob.cpp).
 #include "convert/shape_rules_util.h"
 
 namespace d2s::convert::shape_detail {

@@ -1,10 +1,10 @@
 // Shape rules of transposed convolution, resampling, pixel shuffling and padding
-// (core/kernels_conv_transpose.cpp, kernels_resize.cpp, kernels_pad.cpp): leading dims
+// (core/ops/kernels_conv_transpose.cpp, kernels_resize.cpp, kernels_pad.cpp): leading dims
 // carry through with their symbols; each spatial size follows PyTorch's formula where
 // the input size and the arguments are known.
 #include "convert/shape_rules_util.h"
-#include "core/error.h"
-#include "core/interpolate.h"
+#include "core/base/error.h"
+#include "core/ops/interpolate.h"
 
 namespace d2s::convert::shape_detail {
 

@@ -1,5 +1,5 @@
 // Shape rules of aten::embedding (the indices' dims, then the weight's second) and of
-// the recurrent ops and cells (core/kernels_rnn.cpp): a sequence op's output keeps the
+// the recurrent ops and cells (core/ops/kernels_rnn.cpp): a sequence op's output keeps the
 // input's time and batch dims (symbols included) with directions * hidden features; its
 // states have the shape of the given states; a cell's states that of its hx.
 #include "convert/shape_rules_util.h"

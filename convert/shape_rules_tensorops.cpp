@@ -1,7 +1,7 @@
-// Shape rules of the tensor operations of core/kernels_tensorops.cpp that return a list
+// Shape rules of the tensor operations of core/ops/kernels_tensorops.cpp that return a list
 // (nonzero_numpy, i.e. nonzero(as_tuple=True), and one-argument where give one 1-D long
 // tensor per dim of self, each as long as self has nonzero elements: unknown here), and
-// of core/kernels_diagonal.cpp (diagonal, diagonal_scatter, diag_embed) and as_strided (its
+// of core/ops/kernels_diagonal.cpp (diagonal, diagonal_scatter, diag_embed) and as_strided (its
 // size argument).
 #include <algorithm>
 #include <cstdlib>

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "convert/lower_context.h"
-#include "core/ir.h"
-#include "core/ir_effects.h"
-#include "core/op_registry.h"
+#include "core/ir/effects.h"
+#include "core/ir/ir.h"
+#include "core/ops/op_registry.h"
 
 namespace d2s::convert::shape_detail {
 
@@ -50,7 +50,7 @@ inline int rank(DType d) {
 }
 
 // PyTorch's promotion over d2s's dtypes: the highest category wins (a Python number
-// counts by its category, see core/broadcast.h).
+// counts by its category, see core/tensor/broadcast.h).
 inline std::optional<DType> promote(const std::vector<Type>& operands) {
   std::optional<DType> out;
   for (const Type& t : operands) {

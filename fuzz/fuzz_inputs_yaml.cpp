@@ -1,4 +1,4 @@
-// libFuzzer target: the inputs and weights YAML readers (core/yaml_io.h) on arbitrary
+// libFuzzer target: the inputs and weights YAML readers (core/io/yaml_io.h) on arbitrary
 // bytes. A file must give input sets / weights or a d2s::Error, never a crash; yaml-cpp's
 // own exceptions must not escape either (yaml_io turns them into located errors).
 #include <cstddef>
@@ -6,10 +6,10 @@
 #include <memory>
 #include <string>
 
-#include "core/error.h"
-#include "core/source.h"
-#include "core/tensor.h"
-#include "core/yaml_io.h"
+#include "core/base/error.h"
+#include "core/base/source.h"
+#include "core/io/yaml_io.h"
+#include "core/tensor/tensor.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // Keep `fill:` of huge shapes within the fuzzer's memory limit: the cap itself (and

@@ -1,16 +1,16 @@
-// libFuzzer target: the graph YAML reader (core/ir_yaml.h) and the verifier on arbitrary
+// libFuzzer target: the graph YAML reader (core/io/graph_yaml.h) and the verifier on arbitrary
 // bytes. A graph that loads must also verify, print and write back without crashing.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "core/error.h"
-#include "core/ir_printer.h"
-#include "core/ir_verify.h"
-#include "core/ir_yaml.h"
-#include "core/source.h"
-#include "core/tensor.h"
+#include "core/base/error.h"
+#include "core/base/source.h"
+#include "core/io/graph_yaml.h"
+#include "core/ir/printer.h"
+#include "core/ir/verify.h"
+#include "core/tensor/tensor.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // Constant tensors in a graph file are bounded by the same per-tensor cap; keep it

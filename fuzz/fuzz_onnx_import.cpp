@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/error.h"
-#include "core/ir_verify.h"
+#include "core/base/error.h"
+#include "core/ir/verify.h"
 #include "onnx/import.h"
 #include "onnx/model_check.h"
 #include "onnx/tensor_proto.h"

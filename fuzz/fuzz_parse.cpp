@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "core/error.h"
-#include "core/source.h"
+#include "core/base/error.h"
+#include "core/base/source.h"
 #include "parse/parser.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "convert/lower.h"
-#include "core/error.h"
-#include "core/executor.h"
-#include "core/ir_verify.h"
-#include "core/random.h"
-#include "core/source.h"
-#include "core/tensor.h"
+#include "core/base/error.h"
+#include "core/base/source.h"
+#include "core/exec/executor.h"
+#include "core/ir/verify.h"
+#include "core/tensor/random.h"
+#include "core/tensor/tensor.h"
 #include "trace/interpreter.h"
 #include "trace/tracer.h"
 

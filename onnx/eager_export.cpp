@@ -4,8 +4,8 @@
 
 #include "convert/grad_graph.h"
 #include "convert/lower.h"
-#include "core/error.h"
-#include "core/file_io.h"
+#include "core/base/error.h"
+#include "core/base/file_io.h"
 #include "onnx/export.h"
 
 namespace d2s::onnx_io {

@@ -5,7 +5,7 @@
 
 #include <limits>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/export_emitter.h"
 #include "onnx/model_check.h"
 #include "onnx/tensor_proto.h"

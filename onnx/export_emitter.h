@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 #include "onnx/export.h"
 
 namespace d2s::onnx_io {

@@ -9,8 +9,8 @@
 #include <limits>
 
 #include "convert/schema_match.h"
-#include "core/error.h"
-#include "core/op_registry.h"
+#include "core/base/error.h"
+#include "core/ops/op_registry.h"
 #include "onnx/import_context.h"
 #include "onnx/tensor_proto.h"
 

@@ -20,8 +20,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/ir.h"
-#include "core/tensor.h"
+#include "core/ir/ir.h"
+#include "core/tensor/tensor.h"
 
 namespace d2s::onnx_io {
 

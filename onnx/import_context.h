@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 #include "onnx/import.h"
 
 namespace d2s::onnx_io {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace d2s::onnx_io {
 

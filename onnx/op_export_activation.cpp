@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/export_emitter.h"
 #include "onnx/tensor_proto.h"
 

@@ -13,7 +13,7 @@
 // ScatterND of the same indices (see index_put below).
 #include <numeric>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/export_emitter.h"
 #include "onnx/tensor_proto.h"
 

@@ -1,11 +1,11 @@
-// The ONNX mapping of convolution and pooling (core/kernels_conv.cpp, kernels_pool.cpp):
+// The ONNX mapping of convolution and pooling (core/ops/kernels_conv.cpp, kernels_pool.cpp):
 // Conv, MaxPool, AveragePool and GlobalAveragePool/GlobalMaxPool (and the activations
 // hardtanh, relu6, elu, selu: Clip, Elu, Selu). ONNX pools and
 // convolutions need a batch dim and constant hyperparameters; the forms ONNX has no
 // equal for fail with a message: max_pool2d_with_indices (ONNX indices count over the
 // whole tensor, PyTorch's within a plane), avg_pool with ceil_mode or
 // divisor_override, adaptive pools to sizes other than 1.
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/export_emitter.h"
 
 namespace d2s::onnx_io {

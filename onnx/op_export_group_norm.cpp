@@ -1,7 +1,7 @@
 // The ONNX mapping of aten::group_norm: explicit mean and variance over each group
 // (ONNX 17's GroupNormalization is opset 18, past what d2s writes; InstanceNormalization
 // would need a per-group scale and a second affine step anyway).
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/export_emitter.h"
 
 namespace d2s::onnx_io {

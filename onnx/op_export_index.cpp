@@ -1,4 +1,4 @@
-// The ONNX mapping of the ops along one dim (core/kernels_sort.cpp) and of nonzero:
+// The ONNX mapping of the ops along one dim (core/ops/kernels_sort.cpp) and of nonzero:
 // topk → TopK, sort → TopK over the whole dim, cumsum → CumSum, gather →
 // GatherElements, scatter (src, value) → ScatterElements, scatter_add →
 // ScatterElements(reduction="add") (opset 16 and later), flip → Slice with step -1,
@@ -7,7 +7,7 @@
 // PyTorch's.
 #include <limits>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/export_emitter.h"
 #include "onnx/tensor_proto.h"
 

@@ -1,10 +1,10 @@
-// The ONNX mapping of the normalisation layers (core/kernels_norm.cpp): batch_norm in
+// The ONNX mapping of the normalisation layers (core/ops/kernels_norm.cpp): batch_norm in
 // eval mode as BatchNormalization (missing weight or bias as constant ones or zeros),
 // prelu as PRelu (the per-channel slope reshaped to [C, 1, ...] so that it broadcasts
 // over the channel dim as PyTorch's does), feature_dropout outside training as the
 // identity. batch_norm in training mode fails: it reads the batch's statistics and
 // writes the running ones, which an inference graph does not.
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/export_emitter.h"
 
 namespace d2s::onnx_io {

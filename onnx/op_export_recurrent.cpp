@@ -1,4 +1,4 @@
-// The ONNX mapping of the recurrent ops (core/kernels_rnn.cpp), as torch.onnx's
+// The ONNX mapping of the recurrent ops (core/ops/kernels_rnn.cpp), as torch.onnx's
 // symbolic_opset9 writes them:
 // - aten::lstm / gru / rnn_tanh / rnn_relu (".input": the whole sequence) become one
 //   ONNX LSTM / GRU / RNN node per layer (direction "bidirectional" for two
@@ -13,7 +13,7 @@
 // - the cells (lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell) are written out as
 //   their formulas (MatMul, Add, Split, Sigmoid, Tanh/Relu, Mul), which d2s's importer
 //   reads back without a recurrent op.
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/export_emitter.h"
 
 namespace d2s::onnx_io {

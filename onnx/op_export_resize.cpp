@@ -1,5 +1,5 @@
 // The ONNX mapping of transposed convolution, resampling, pixel shuffling and padding
-// (core/kernels_conv_transpose.cpp, kernels_resize.cpp, kernels_pad.cpp):
+// (core/ops/kernels_conv_transpose.cpp, kernels_resize.cpp, kernels_pad.cpp):
 // - conv_transpose1d/2d: ConvTranspose (pads, output_padding, dilations, group).
 // - upsample_nearest*: Resize mode nearest, coordinates "asymmetric", nearest_mode
 //   "floor" (PyTorch's floor(dst * in / out), or dst / scale_factor).
@@ -17,8 +17,8 @@
 //   before opset 19.
 #include <optional>
 
-#include "core/error.h"
-#include "core/interpolate.h"
+#include "core/base/error.h"
+#include "core/ops/interpolate.h"
 #include "onnx/export_emitter.h"
 
 namespace d2s::onnx_io {
@@ -160,7 +160,7 @@ void resample(Emitter& e, N n) {
   emit_resize(e, n, x, mode, align_corners, scale_value ? *scale_value : IValue(), out);
 }
 
-// aten::__interpolate: the op core/interpolate.h chooses for the input's rank.
+// aten::__interpolate: the op core/ops/interpolate.h chooses for the input's rank.
 void interpolate(Emitter& e, N n) {
   int64_t rank = 0;
   if (!Emitter::rank_of(n.input(0), &rank)) {

@@ -6,7 +6,7 @@
 #include <map>
 #include <numeric>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/import_context.h"
 #include "onnx/op_import_util.h"
 #include "onnx/tensor_proto.h"

@@ -8,7 +8,7 @@
 // - ScatterND (reduction none or add) → aten::index_put of the same columns
 //   (accumulate for add); its updates are [index dims..., rest...], the shape
 //   index_put's values take there.
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/import_context.h"
 #include "onnx/op_import_util.h"
 

@@ -8,7 +8,7 @@
 // the forward op on the flipped sequence and flips Y back. Not read: sequence_lens, P
 // (peepholes), clip, input_forget, activations other than PyTorch's. layout=1 (batch
 // first) is transposed to ONNX's default layout and back.
-#include "core/error.h"
+#include "core/base/error.h"
 #include "onnx/import_context.h"
 #include "onnx/op_import_util.h"
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cstring>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace d2s::onnx_io {
 

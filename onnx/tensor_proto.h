@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/tensor.h"
+#include "core/tensor/tensor.h"
 
 namespace d2s::onnx_io {
 

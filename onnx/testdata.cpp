@@ -8,8 +8,8 @@
 #include <set>
 #include <sstream>
 
-#include "core/error.h"
-#include "core/executor.h"
+#include "core/base/error.h"
+#include "core/exec/executor.h"
 #include "onnx/import.h"
 #include "onnx/model_check.h"
 #include "onnx/tensor_proto.h"

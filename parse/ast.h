@@ -45,7 +45,7 @@
 #include <string>
 #include <vector>
 
-#include "core/source.h"
+#include "core/base/source.h"
 
 namespace d2s::ast {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "core/text.h"
+#include "core/base/text.h"
 
 namespace d2s {
 

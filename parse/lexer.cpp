@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <unordered_map>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace d2s {
 

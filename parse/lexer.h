@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/error.h"
-#include "core/source.h"
+#include "core/base/error.h"
+#include "core/base/source.h"
 #include "parse/token.h"
 
 namespace d2s {

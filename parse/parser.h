@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "core/source.h"
+#include "core/base/source.h"
 #include "parse/ast.h"
 
 namespace d2s {

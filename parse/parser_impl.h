@@ -17,7 +17,7 @@
 #include <deque>
 #include <string>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "parse/ast.h"
 #include "parse/lexer.h"
 #include "parse/parser.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/source.h"
+#include "core/base/source.h"
 
 namespace d2s {
 

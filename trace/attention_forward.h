@@ -29,8 +29,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/ivalue.h"
-#include "core/tensor.h"
+#include "core/tensor/ivalue.h"
+#include "core/tensor/tensor.h"
 #include "trace/py_objects.h"
 
 namespace d2s::interp {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <ostream>
 
-#include "core/py_round.h"
+#include "core/base/py_round.h"
 #include "trace/interp.h"
 #include "trace/py_dict.h"
 #include "trace/py_iterators.h"

@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/ivalue.h"
-#include "core/random.h"
-#include "core/source.h"
+#include "core/base/source.h"
+#include "core/tensor/ivalue.h"
+#include "core/tensor/random.h"
 #include "parse/ast.h"
 
 namespace d2s {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/ivalue.h"
-#include "core/source.h"
+#include "core/base/source.h"
+#include "core/tensor/ivalue.h"
 #include "parse/ast.h"
 
 namespace d2s {

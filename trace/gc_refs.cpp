@@ -1,8 +1,8 @@
-// What each interpreter value holds, for the cycle collector (core/gc.h): every
+// What each interpreter value holds, for the cycle collector (core/tensor/gc.h): every
 // owning reference to another value is reported by gc_visit and dropped by gc_clear.
 // A member left out here is never wrong, only uncollected when it closes a cycle; a
 // weak_ptr (a method's owner class) is no reference and must stay out.
-#include "core/gc.h"
+#include "core/tensor/gc.h"
 #include "trace/py_dict.h"
 #include "trace/py_objects.h"
 #include "trace/py_stdlib.h"

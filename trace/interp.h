@@ -33,11 +33,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.h"
-#include "core/gc.h"
-#include "core/ivalue.h"
-#include "core/op_registry.h"
-#include "core/random.h"
+#include "core/base/error.h"
+#include "core/ops/op_registry.h"
+#include "core/tensor/gc.h"
+#include "core/tensor/ivalue.h"
+#include "core/tensor/random.h"
 #include "parse/ast.h"
 #include "trace/interpreter.h"
 #include "trace/py_objects.h"

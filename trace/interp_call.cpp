@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <new>
 
-#include "core/autograd.h"
+#include "core/autograd/autograd.h"
 #include "trace/interp.h"
 #include "trace/native_value.h"
 
@@ -546,7 +546,7 @@ IValue Interpreter::call_tensor_method(const IValue& self, const std::string& na
     return converted(PyConversion::Item, self, py, range);
   }
   if (name == "backward") {
-    // Autograd (core/autograd.h) on what this run taped; the tracer records nothing.
+    // Autograd (core/autograd/autograd.h) on what this run taped; the tracer records nothing.
     (void)site;
     ValueList a = bind_args("Tensor.backward",
                             {{"gradient", IValue()},

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/autograd.h"
+#include "core/autograd/autograd.h"
 #include "parse/decorators.h"
 #include "trace/interp.h"
 #include "trace/native_value.h"

@@ -329,7 +329,7 @@ void Interpreter::setitem(const IValue& o, const ValueList& index, IValue value,
     if (s.kind == IndexStep::Unsqueeze) src = call_op("aten::squeeze", {src, dim}, {}, e.range);
   }
   // The views of the chain are dead now: dropped before the write, so that it has no
-  // views of o to keep in step (core/views.h).
+  // views of o to keep in step (core/autograd/views.h).
   views.clear();
   call_op("aten::copy_", {o, src}, {}, e.range);
 }

@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "core/autograd.h"
+#include "core/autograd/autograd.h"
 #include "trace/interp.h"
 #include "trace/py_iterators.h"
 
@@ -354,7 +354,7 @@ void Interpreter::exec_assert(const ast::Assert& s) {
     std::string text = py_str(eval(*s.msg));
     if (!text.empty()) message += ": " + text;
   }
-  // Exit code 1, as the executor's prim::RaiseException (core/executor_run.cpp): a failed
+  // Exit code 1, as the executor's prim::RaiseException (core/exec/run.cpp): a failed
   // assertion is a check the program made on its input, not an unusable program.
   throw Error(message, s.range,
               "the assertion `" + text_of(s.test->range) + "` at line " +

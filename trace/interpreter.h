@@ -54,10 +54,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/ivalue.h"
-#include "core/op_registry.h"
-#include "core/source.h"
-#include "core/tensor.h"
+#include "core/base/source.h"
+#include "core/ops/op_registry.h"
+#include "core/tensor/ivalue.h"
+#include "core/tensor/tensor.h"
 #include "parse/ast.h"
 
 namespace d2s {

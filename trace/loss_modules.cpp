@@ -46,7 +46,7 @@ class LossModuleValue : public NativeValue {
                             {{"input", std::nullopt}, {"target", std::nullopt}}, std::move(args),
                             std::move(kwargs), range);
     ValueList op_args{a[0], a[1]};
-    // The op's argument order (core/kernels_loss.cpp): weight first, then pos_weight for
+    // The op's argument order (core/ops/kernels_loss.cpp): weight first, then pos_weight for
     // BCE; reduction; ignore_index; label_smoothing or beta.
     if (spec.has_weight) op_args.push_back(weight);
     if (spec.has_pos_weight) op_args.push_back(pos_weight);

@@ -4,7 +4,7 @@
 // initialisation, extra_repr, and the op each forward runs.
 #include <cmath>
 
-#include "core/interpolate.h"
+#include "core/ops/interpolate.h"
 #include "trace/nn_layers.h"
 
 namespace d2s::interp {

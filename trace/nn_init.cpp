@@ -9,7 +9,7 @@
 #include <iostream>
 #include <string>
 
-#include "core/autograd.h"
+#include "core/autograd/autograd.h"
 #include "trace/interp.h"
 #include "trace/native_value.h"
 

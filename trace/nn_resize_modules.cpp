@@ -6,7 +6,7 @@
 // aten::conv_transpose2d, aten::upsample_bilinear2d, aten::pixel_shuffle, aten::pad).
 #include <cmath>
 
-#include "core/interpolate.h"
+#include "core/ops/interpolate.h"
 #include "trace/nn_layers.h"
 #include "trace/py_objects.h"
 

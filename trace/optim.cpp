@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/autograd.h"
+#include "core/autograd/autograd.h"
 
 namespace d2s::interp {
 

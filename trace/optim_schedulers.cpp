@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/autograd.h"
+#include "core/autograd/autograd.h"
 #include "trace/optim.h"
 
 namespace d2s::interp {

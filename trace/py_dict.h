@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "trace/native_value.h"
 
 namespace d2s::interp {

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <unordered_set>
 
-#include "core/autograd.h"
-#include "core/py_str.h"
+#include "core/autograd/autograd.h"
+#include "core/base/py_str.h"
 #include "trace/interp.h"
 #include "trace/native_value.h"
 #include "trace/py_iterators.h"

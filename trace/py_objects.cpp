@@ -1,6 +1,6 @@
 #include "trace/py_objects.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "trace/interpreter.h"
 
 namespace d2s::interp {

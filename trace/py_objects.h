@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/ivalue.h"
-#include "core/tensor.h"
+#include "core/tensor/ivalue.h"
+#include "core/tensor/tensor.h"
 #include "parse/ast.h"
 
 namespace d2s::interp {
@@ -102,7 +102,7 @@ struct FunctionInfo;
 // The variables of the functions around a nested def or lambda, as it closes over
 // them: each enclosing frame's slots, shared with that frame, so the function reads
 // their values when it runs (Python's late binding).
-// Both are nodes of the cycle collector (core/gc.h): a nested function stored in a
+// Both are nodes of the cycle collector (core/tensor/gc.h): a nested function stored in a
 // variable of the frame it closes over is a cycle, which a recursive helper makes.
 struct LocalSlots : GcNode, std::vector<std::optional<IValue>> {
   void gc_visit(GcVisitor& v) const override;

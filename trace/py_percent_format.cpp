@@ -1,6 +1,6 @@
-// `fmt % args` in the eager interpreter: core/percent_format.cpp's algorithm, with the
+// `fmt % args` in the eager interpreter: core/ops/percent_format.cpp's algorithm, with the
 // interpreter's str/repr/format of every value it has (dicts for %(key)s, objects).
-#include "core/percent_format.h"
+#include "core/ops/percent_format.h"
 #include "trace/interp.h"
 #include "trace/py_dict.h"
 

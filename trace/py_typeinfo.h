@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ivalue.h"
+#include "core/tensor/ivalue.h"
 
 namespace d2s::interp {
 

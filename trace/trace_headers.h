@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/source.h"
+#include "core/base/source.h"
 #include "parse/ast.h"
 #include "trace/trace_log.h"
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <utility>
 
-#include "core/autograd.h"
+#include "core/autograd/autograd.h"
 
 namespace d2s::trace_detail {
 

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 #include "trace/interpreter.h"
 #include "trace/trace_headers.h"
 #include "trace/trace_log.h"

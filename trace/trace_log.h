@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/ivalue.h"
-#include "core/source.h"
+#include "core/base/source.h"
+#include "core/tensor/ivalue.h"
 #include "trace/interpreter.h"
 
 namespace d2s {

@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace d2s::trace_detail {
 

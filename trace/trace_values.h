@@ -1,7 +1,7 @@
 // The tracer's values (internal to trace/): which graph value stands for each tensor
 // the program holds, and the symbolic numbers it substitutes for sizes.
 //
-// Tensors are identified by their TensorImpl address (core/tensor.h), in a hash map:
+// Tensors are identified by their TensorImpl address (core/tensor/tensor.h), in a hash map:
 // one look-up per op argument, no graph walks, so a trace of any length costs the same
 // per op. The map does not keep tensors alive (a trace must not hold every
 // intermediate); an entry whose tensor died is recognised by its storage (held weakly)
@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/ir.h"
-#include "core/ivalue.h"
-#include "core/pointer_table.h"
-#include "core/tensor.h"
+#include "core/base/pointer_table.h"
+#include "core/ir/ir.h"
+#include "core/tensor/ivalue.h"
+#include "core/tensor/tensor.h"
 #include "trace/interpreter.h"
 #include "trace/trace_log.h"
 
@@ -100,7 +100,7 @@ class TraceBuilder {
   ir::Graph& graph_;
   int64_t max_nodes_;
   int64_t nodes_ = 0;
-  // One entry per tensor an op made: flat (core/pointer_table.h), no heap node each.
+  // One entry per tensor an op made: flat (core/base/pointer_table.h), no heap node each.
   PointerTable<Entry> tensors_;
   // aten::size / aten::numel values already in the graph, by (tensor value, dim): a
   // size used many times is computed once.

@@ -6,10 +6,10 @@
 #include <string>
 #include <utility>
 
-#include "core/error.h"
-#include "core/ir_effects.h"
-#include "core/ir_verify.h"
-#include "core/op_registry.h"
+#include "core/base/error.h"
+#include "core/ir/effects.h"
+#include "core/ir/verify.h"
+#include "core/ops/op_registry.h"
 #include "trace/trace_hooks.h"
 #include "trace/trace_values.h"
 

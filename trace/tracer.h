@@ -40,8 +40,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/ir.h"
-#include "core/ivalue.h"
+#include "core/ir/ir.h"
+#include "core/tensor/ivalue.h"
 #include "trace/interpreter.h"
 #include "trace/trace_log.h"
 

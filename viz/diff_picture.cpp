@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/error.h"
-#include "core/ir.h"
+#include "core/base/error.h"
+#include "core/ir/ir.h"
 #include "viz/draw_graph.h"
 #include "viz/graphviz.h"
 #include "viz/labels.h"

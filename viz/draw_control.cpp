@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/ir_printer.h"
+#include "core/ir/printer.h"
 #include "viz/draw_builder.h"
 #include "viz/style.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 #include "viz/render.h"
 
 namespace d2s::viz {

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 
 namespace d2s::viz {
 

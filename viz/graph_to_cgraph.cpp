@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "viz/graphviz.h"
 
 namespace d2s::viz {

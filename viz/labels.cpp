@@ -3,8 +3,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/ir_printer.h"
-#include "core/op_registry.h"
+#include "core/ir/printer.h"
+#include "core/ops/op_registry.h"
 
 namespace d2s::viz {
 

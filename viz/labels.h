@@ -10,12 +10,12 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/ir.h"
-#include "core/source.h"
+#include "core/base/source.h"
+#include "core/ir/ir.h"
 
 namespace d2s::viz {
 
-// Names values exactly as the IR text does (core/ir_printer.cpp: debug names made
+// Names values exactly as the IR text does (core/ir/printer.cpp: debug names made
 // unique with `.1`, `.2`; unnamed values numbered in print order), so that a picture
 // and `d2s parse`'s text can be read side by side. name() must be called in print
 // order — graph inputs, then for each node its outputs, then each block's inputs

@@ -32,7 +32,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 
 namespace d2s::viz {
 

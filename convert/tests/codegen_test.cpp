@@ -8,7 +8,7 @@
 #include "convert/grad_graph.h"
 #include "convert/lower.h"
 #include "convert/run_graph.h"
-#include "core/error.h"
+#include "core/base/error.h"
 #include "trace/tracer.h"
 
 namespace d2s::convert {

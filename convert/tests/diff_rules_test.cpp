@@ -1,6 +1,6 @@
 // The finding rules on small programs written for each rule (diff_findings.cpp).
 #include "convert/tests/diff_test_util.h"
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace d2s::convert {
 namespace {

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "convert/tests/diff_test_util.h"
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace d2s::convert {
 namespace {

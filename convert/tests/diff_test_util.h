@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "convert/diff.h"
-#include "core/yaml_io.h"
+#include "core/io/yaml_io.h"
 #include "trace/interpreter.h"
 
 namespace d2s::convert::testing {

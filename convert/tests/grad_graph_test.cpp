@@ -10,10 +10,10 @@
 
 #include "convert/lower.h"
 #include "convert/run_graph.h"
-#include "core/autograd.h"
-#include "core/error.h"
-#include "core/ir_printer.h"
-#include "core/yaml_io.h"
+#include "core/autograd/autograd.h"
+#include "core/base/error.h"
+#include "core/io/yaml_io.h"
+#include "core/ir/printer.h"
 
 namespace d2s::convert {
 namespace {

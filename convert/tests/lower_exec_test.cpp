@@ -2,7 +2,7 @@
 // graph (the executor) on inputs chosen to take every branch and vary trip counts;
 // outputs and prints must agree.
 #include "convert/tests/lower_test_util.h"
-#include "core/ir_yaml.h"
+#include "core/io/graph_yaml.h"
 
 namespace d2s::convert {
 namespace {

@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "convert/tests/lower_test_util.h"
-#include "core/ir_verify.h"
-#include "core/ir_yaml.h"
+#include "core/io/graph_yaml.h"
+#include "core/ir/verify.h"
 
 namespace d2s::convert {
 namespace {

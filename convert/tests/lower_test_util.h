@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "convert/lower.h"
-#include "core/error.h"
-#include "core/executor.h"
-#include "core/ir_printer.h"
-#include "core/random.h"
+#include "core/base/error.h"
+#include "core/exec/executor.h"
+#include "core/ir/printer.h"
+#include "core/tensor/random.h"
 #include "trace/interpreter.h"
 
 namespace d2s::convert::testing {

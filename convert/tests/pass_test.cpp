@@ -5,7 +5,7 @@
 #include "convert/passes.h"
 #include "convert/shape_rules.h"
 #include "convert/tests/lower_test_util.h"
-#include "core/ir_verify.h"
+#include "core/ir/verify.h"
 
 namespace d2s::convert {
 namespace {

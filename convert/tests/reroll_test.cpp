@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "convert/run_graph.h"
-#include "core/error.h"
-#include "core/ir_printer.h"
+#include "core/base/error.h"
+#include "core/ir/printer.h"
 #include "trace/tracer.h"
 
 namespace d2s::convert {

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "convert/lower.h"
-#include "core/error.h"
-#include "core/ir_yaml.h"
+#include "core/base/error.h"
+#include "core/io/graph_yaml.h"
 #include "trace/tracer.h"
 
 namespace d2s::convert {

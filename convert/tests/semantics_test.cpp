@@ -7,8 +7,8 @@
 
 #include "convert/lower.h"
 #include "convert/run_graph.h"
-#include "core/error.h"
-#include "core/ir_printer.h"
+#include "core/base/error.h"
+#include "core/ir/printer.h"
 
 namespace d2s::convert {
 namespace {

@@ -1,5 +1,5 @@
 # A nested function that calls itself: its closure holds the frame that holds it,
-# a reference cycle the cycle collector (core/gc.h) must free after the run.
+# a reference cycle the cycle collector (core/tensor/gc.h) must free after the run.
 import torch
 
 

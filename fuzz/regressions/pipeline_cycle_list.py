@@ -1,5 +1,5 @@
 # Containers that hold themselves (a list appended to itself, a dict that is one of
-# its own values): cycles the cycle collector (core/gc.h) must free after the run.
+# its own values): cycles the cycle collector (core/tensor/gc.h) must free after the run.
 import torch
 
 

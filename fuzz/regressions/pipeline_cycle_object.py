@@ -1,5 +1,5 @@
 # An object that refers to itself and an nn.Module child that points back at its
-# parent: reference cycles the cycle collector (core/gc.h) must free after the run.
+# parent: reference cycles the cycle collector (core/tensor/gc.h) must free after the run.
 import torch
 import torch.nn as nn
 

@@ -3,7 +3,7 @@
 // one, the sanitizer one and the fuzz one): each must end in a result or a d2s::Error.
 // Files are picked by prefix: parse_* go to the parser, pipeline_* through every route
 // as fuzz_pipeline runs them. (The YAML ones are replayed by
-// core/tests/fuzz_regressions_test.cpp.)
+// core/io/tests/fuzz_regressions_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
-#include "core/source.h"
+#include "core/base/error.h"
+#include "core/base/source.h"
 #include "fuzz/pipeline_routes.h"
 #include "parse/parser.h"
 

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "convert/lower.h"
-#include "core/error.h"
-#include "core/executor.h"
+#include "core/base/error.h"
+#include "core/exec/executor.h"
 #include "onnx/export.h"
 #include "onnx/import.h"
 #include "onnx/model_check.h"

@@ -10,8 +10,8 @@
 
 #include "convert/grad_graph.h"
 #include "convert/lower.h"
-#include "core/error.h"
-#include "core/executor.h"
+#include "core/base/error.h"
+#include "core/exec/executor.h"
 #include "onnx/export.h"
 #include "onnx/import.h"
 #include "onnx/model_check.h"

@@ -5,8 +5,8 @@
 
 #include "convert/lower.h"
 #include "convert/run_graph.h"
-#include "core/error.h"
-#include "core/executor.h"
+#include "core/base/error.h"
+#include "core/exec/executor.h"
 #include "onnx/export.h"
 #include "onnx/import.h"
 #include "onnx/model_check.h"

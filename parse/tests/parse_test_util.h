@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "core/error.h"
-#include "core/source.h"
+#include "core/base/error.h"
+#include "core/base/source.h"
 #include "parse/ast_dump.h"
 #include "parse/parser.h"
 

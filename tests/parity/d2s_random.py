@@ -1,4 +1,4 @@
-"""d2s's random generator in Python, bit for bit (docs/random.md, core/random.cpp).
+"""d2s's random generator in Python, bit for bit (docs/random.md, core/tensor/random.cpp).
 
 d2s fills `fill: randn` / `fill: rand` inputs (and torch.rand*, dropout masks and
 default parameters) from its own generator, so the parity suite reproduces it here:
@@ -8,7 +8,7 @@ default parameters) from its own generator, so the parity suite reproduces it he
 - normal(): Box–Muller on two uniforms, in double precision, rounded to float32:
   r = sqrt(-2 ln(1 - u1)), theta = 2*pi*u2; returns r*cos(theta), keeps r*sin(theta)
   as the next value;
-- fill_seed(): the seed of a `fill:` without `seed:` (core/yaml_io.h):
+- fill_seed(): the seed of a `fill:` without `seed:` (core/io/yaml_io.h):
   mix(mix(mix(seed) ^ set_index) ^ fnv1a64(name)), mix being splitmix64's step.
 
 Run as a script it prints the first values of a few seeds, to compare with d2s.

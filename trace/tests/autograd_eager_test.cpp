@@ -3,8 +3,8 @@
 // parameters, and PyTorch's errors.
 #include <gtest/gtest.h>
 
-#include "core/autograd.h"
-#include "core/error.h"
+#include "core/autograd/autograd.h"
+#include "core/base/error.h"
 #include "trace/tests/test_util.h"
 
 namespace d2s::testing {

@@ -1,10 +1,10 @@
 // Programs that make reference cycles (a recursive nested function, an object holding
 // itself, a module pointing back at its parent, a list in itself) free them: after a
 // run the values alive are those of before it. Python's cycle collector does this;
-// without core/gc.h each of these leaked what the cycle reached, inputs included.
+// without core/tensor/gc.h each of these leaked what the cycle reached, inputs included.
 #include <gtest/gtest.h>
 
-#include "core/gc.h"
+#include "core/tensor/gc.h"
 #include "trace/tests/test_util.h"
 
 namespace d2s::testing {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "trace/interpreter.h"
 
 namespace d2s::testing {

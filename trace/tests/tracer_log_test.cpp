@@ -3,7 +3,7 @@
 #include <chrono>
 #include <filesystem>
 
-#include "core/yaml_io.h"
+#include "core/io/yaml_io.h"
 #include "trace/tests/tracer_test_util.h"
 
 namespace d2s::testing {

@@ -3,7 +3,7 @@
 // against eager.
 #include <memory>
 
-#include "core/ir_yaml.h"
+#include "core/io/graph_yaml.h"
 #include "trace/tests/tracer_test_util.h"
 
 namespace d2s::testing {

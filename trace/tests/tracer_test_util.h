@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
-#include "core/executor.h"
-#include "core/ir_printer.h"
-#include "core/ir_verify.h"
+#include "core/base/error.h"
+#include "core/exec/executor.h"
+#include "core/ir/printer.h"
+#include "core/ir/verify.h"
 #include "trace/tests/test_util.h"
 #include "trace/tracer.h"
 

@@ -13,8 +13,8 @@
 #include <regex>
 #include <set>
 
-#include "core/error.h"
-#include "core/yaml_io.h"
+#include "core/base/error.h"
+#include "core/io/yaml_io.h"
 #include "viz/html_report.h"
 #include "viz/tests/viz_test_util.h"
 

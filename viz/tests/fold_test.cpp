@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/ir.h"
+#include "core/ir/ir.h"
 
 namespace d2s::viz {
 namespace {

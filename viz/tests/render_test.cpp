@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "convert/lower.h"
-#include "core/error.h"
+#include "core/base/error.h"
 #include "viz/tests/viz_test_util.h"
 
 namespace d2s::viz {

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "convert/lower.h"
-#include "core/ir.h"
-#include "core/source.h"
+#include "core/base/source.h"
+#include "core/ir/ir.h"
 #include "trace/tracer.h"
 #include "viz/render.h"
 
