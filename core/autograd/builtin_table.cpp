@@ -3,8 +3,23 @@
 // (derivatives_*.cpp). It is put together here, in the room above both, because the
 // table's derivative column is the autograd's; core/ops declares
 // OpRegistry::builtin() and code below the autograd reaches other ops through it.
+//
+// OpRegistry::call is defined here too: a call binds in the table and runs through
+// run_op, which records the op on the tape, as every route's call must.
+#include <new>
+#include <string>
+
 #include "core/autograd/autograd.h"
+#include "core/base/error.h"
 #include "core/ops/kernels.h"
+
+// Families whose register_* kernels.h does not declare.
+namespace d2s::kernels {
+// kernels_inplace.cpp: the in-place activations and dropout (sigmoid_, elu_, dropout_,
+// ...), registered last as they reuse the out-of-place kernels.
+void register_inplace(OpRegistry& r);
+void register_dict(OpRegistry& r);  // kernels_dict.cpp: DictConstruct, keys, items, ...
+}  // namespace d2s::kernels
 
 namespace d2s {
 
@@ -49,6 +64,26 @@ const OpRegistry& OpRegistry::builtin() {
     return r;
   }();
   return registry;
+}
+
+IValue OpRegistry::call(OpContext& ctx, std::string_view base_name, const ValueList& positional,
+                        const std::vector<std::pair<std::string, IValue>>& keywords,
+                        const SourceRange& where) const {
+  Bound bound = bind(base_name, positional, keywords, where);
+  try {
+    return run_op(*bound.op, ctx, bound.args);
+  } catch (const Error& e) {
+    if (e.range().known() || e.range().file) throw;
+    throw Error(e.message(), where, e.hint(), e.exit_code());
+  } catch (const std::bad_alloc&) {
+    const size_t colons = base_name.rfind("::");  // "mm" for "aten::mm", as PyTorch says
+    const std::string_view short_name =
+        colons == std::string_view::npos ? base_name : base_name.substr(colons + 2);
+    throw Error(std::string(short_name) + "(): out of memory", where);
+  } catch (const std::exception& e) {
+    // A kernel bug must still end in a diagnostic, never a crash.
+    throw Error("internal error in " + std::string(base_name) + ": " + e.what(), where);
+  }
 }
 
 }  // namespace d2s

@@ -10,13 +10,6 @@
 #include "core/ops/kernels.h"
 #include "core/tensor/ivalue_dict.h"
 
-// kernels_inplace.cpp: the in-place activations and dropout (sigmoid_, elu_, dropout_,
-// ...), registered last as they reuse the out-of-place kernels.
-namespace d2s::kernels {
-void register_inplace(OpRegistry& r);
-void register_dict(OpRegistry& r);  // kernels_dict.cpp: DictConstruct, keys, items, ...
-}  // namespace d2s::kernels
-
 namespace d2s {
 
 namespace {
@@ -331,22 +324,6 @@ OpRegistry::Bound OpRegistry::bind(std::string_view base_name, const ValueList& 
               where, hint);
 }
 
-IValue OpRegistry::call(OpContext& ctx, std::string_view base_name, const ValueList& positional,
-                        const std::vector<std::pair<std::string, IValue>>& keywords,
-                        const SourceRange& where) const {
-  Bound bound = bind(base_name, positional, keywords, where);
-  try {
-    return run_op(*bound.op, ctx, bound.args);
-  } catch (const Error& e) {
-    if (e.range().known() || e.range().file) throw;
-    throw Error(e.message(), where, e.hint(), e.exit_code());
-  } catch (const std::bad_alloc&) {
-    throw Error(short_name(base_name) + "(): out of memory", where);
-  } catch (const std::exception& e) {
-    // A kernel bug must still end in a diagnostic, never a crash.
-    throw Error("internal error in " + std::string(base_name) + ": " + e.what(), where);
-  }
-}
 
 void OpRegistry::add(std::string_view schema, Kernel kernel, bool is_random) {
   OpDef def{OpSchema::parse(schema), std::move(kernel), is_random, {}, {}, false, false};

@@ -4,8 +4,6 @@
 
 namespace d2s {
 
-namespace {
-
 // PyTorch's at::detail::computeStride: the strides of a view of `newshape` on a tensor
 // of `oldshape` and `oldstride`, or none when no such view exists.
 std::optional<std::vector<int64_t>> compute_stride(const Shape& oldshape,
@@ -46,8 +44,6 @@ std::optional<std::vector<int64_t>> compute_stride(const Shape& oldshape,
   if (view_d != -1) return std::nullopt;
   return newstride;
 }
-
-}  // namespace
 
 std::vector<int64_t> row_major_strides(const Shape& shape) {
   std::vector<int64_t> s(shape.size(), 1);

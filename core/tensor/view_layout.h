@@ -42,6 +42,11 @@ struct ViewFamily {
   size_t pruned_size = 0;  // size after the last pruning of expired entries
 };
 
+// PyTorch's at::detail::computeStride: the strides of a view of `newshape` on a tensor
+// of `oldshape` and `oldstride`, or none when no such view exists.
+std::optional<std::vector<int64_t>> compute_stride(const Shape& oldshape,
+                                                   const std::vector<int64_t>& oldstride,
+                                                   const Shape& newshape);
 // Row-major strides of a shape (a dimension of size 0 counts as 1).
 std::vector<int64_t> row_major_strides(const Shape& shape);
 // PyTorch's strides of t (row-major for a tensor that is no view).

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/tensor/tests/tensor_test_util.h"
+#include "core/ops/tests/kernel_test_util.h"
 
 namespace d2s {
 namespace {
