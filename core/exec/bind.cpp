@@ -3,8 +3,8 @@
 // Graph nodes hold their arguments in schema order — keyword-only ones too (the
 // `alpha` of aten::add), trailing defaults possibly left out — as the lowering and
 // the tracer write them and as TorchScript graphs do. OpRegistry::bind takes call
-// sites (positional, then keywords), so the executor binds by position itself,
-// applying the same conversions as the registry (core/ops/op_registry.cpp `convert`):
+// sites (positional, then keywords), so the executor binds by position itself, with
+// the registry's one conversion per argument (fit_argument, core/ops/op_registry.h):
 // bool → int for int, numbers → float for float, a single int or a tuple → list
 // for int[], dtype names → codes for ScalarType.
 #include "core/exec/plan.h"
@@ -12,109 +12,8 @@
 
 namespace d2s::exec_detail {
 
-namespace {
-
-ArgType base_type(const std::string& t) {
-  if (t == "Tensor") return ArgType::Tensor;
-  if (t == "Scalar") return ArgType::Scalar;
-  if (t == "int") return ArgType::Int;
-  if (t == "float") return ArgType::Float;
-  if (t == "bool") return ArgType::Bool;
-  if (t == "str") return ArgType::Str;
-  if (t == "Any") return ArgType::Any;
-  if (t == "ScalarType") return ArgType::ScalarType;
-  if (t == "int[]") return ArgType::IntList;
-  if (t == "float[]") return ArgType::FloatList;
-  if (t == "str[]") return ArgType::StrList;
-  if (t == "Tensor[]") return ArgType::TensorList;
-  if (t == "Tensor?[]") return ArgType::OptionalTensorList;
-  if (t == "Any[]") return ArgType::AnyList;
-  if (t == "Dict") return ArgType::Dict;
-  return ArgType::Unknown;
-}
-
-}  // namespace
-
 bool fit_arg(const ArgSpec& spec, IValue& v) {
-  if (spec.optional && v.is_none()) return true;
-  switch (spec.type) {
-    case ArgType::Tensor:
-      return v.is_tensor() || v.is_number();
-    case ArgType::Scalar:
-      return v.is_number();
-    case ArgType::Int:
-      if (v.is_bool()) v = IValue(static_cast<int64_t>(v.to_bool()));
-      return v.is_int();
-    case ArgType::Float:
-      if (!v.is_number()) return false;
-      if (!v.is_double()) v = IValue(v.to_double());
-      return true;
-    case ArgType::Bool:
-      return v.is_bool();
-    case ArgType::Str:
-      return v.is_string();
-    case ArgType::Any:
-      return true;
-    case ArgType::Dict:
-      return as_graph_dict(v) != nullptr;
-    case ArgType::ScalarType: {
-      DType d;
-      if (v.is_int()) return dtype_from_scalar_type(v.to_int(), &d);
-      if (v.is_string() && parse_dtype(v.to_string(), &d)) {
-        v = IValue(dtype_scalar_type(d));
-        return true;
-      }
-      return false;
-    }
-    case ArgType::IntList: {
-      if (v.is_int()) {
-        v = IValue::int_list({v.to_int()});
-        return true;
-      }
-      if (!v.is_list() && !v.is_tuple()) return false;
-      for (const IValue& item : v.items()) {
-        if (!item.is_int()) return false;
-      }
-      if (v.is_tuple()) v = IValue::list(v.items());
-      return true;
-    }
-    case ArgType::FloatList: {
-      if (!v.is_list() && !v.is_tuple()) return false;
-      ValueList items;
-      for (const IValue& item : v.items()) {
-        if (!item.is_number()) return false;
-        items.push_back(IValue(item.to_double()));
-      }
-      v = IValue::list(std::move(items));
-      return true;
-    }
-    case ArgType::StrList:
-      if (!v.is_list() && !v.is_tuple()) return false;
-      for (const IValue& item : v.items()) {
-        if (!item.is_string()) return false;
-      }
-      if (v.is_tuple()) v = IValue::list(v.items());
-      return true;
-    case ArgType::TensorList:
-      if (!v.is_list() && !v.is_tuple()) return false;
-      for (const IValue& item : v.items()) {
-        if (!item.is_tensor()) return false;
-      }
-      if (v.is_tuple()) v = IValue::list(v.items());
-      return true;
-    case ArgType::OptionalTensorList:
-      if (!v.is_list() && !v.is_tuple()) return false;
-      for (const IValue& item : v.items()) {
-        if (!item.is_tensor() && !item.is_none()) return false;
-      }
-      if (v.is_tuple()) v = IValue::list(v.items());
-      return true;
-    case ArgType::AnyList:
-      return v.is_list() || v.is_tuple();
-    case ArgType::Unknown:
-      return false;
-  }
-  return false;
+  return fit_argument(spec.type, spec.optional, v);
 }
 
 std::string bind_error(const OpSchema& schema, size_t i, const IValue& arg) {
@@ -124,12 +23,7 @@ std::string bind_error(const OpSchema& schema, size_t i, const IValue& arg) {
 
 std::vector<ArgSpec> arg_specs(const OpSchema& schema) {
   std::vector<ArgSpec> specs;
-  for (const Argument& a : schema.arguments) {
-    std::string t = a.type;
-    bool optional = !t.empty() && t.back() == '?';
-    if (optional) t.pop_back();
-    specs.push_back(ArgSpec{base_type(t), optional});
-  }
+  for (const Argument& a : schema.arguments) specs.push_back(ArgSpec{a.kind, a.optional});
   return specs;
 }
 

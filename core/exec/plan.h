@@ -34,25 +34,6 @@ enum class Op : uint8_t {
   Uninitialized,
 };
 
-// A schema argument type, parsed once: what the executor's binder converts to.
-enum class ArgType : uint8_t {
-  Tensor,
-  Scalar,
-  Int,
-  Float,
-  Bool,
-  Str,
-  Any,
-  ScalarType,
-  IntList,
-  FloatList,
-  StrList,
-  TensorList,
-  OptionalTensorList,  // Tensor?[]: items may be None
-  AnyList,
-  Dict,  // the graph's runtime dict (core/ops/kernels_dict.cpp)
-  Unknown,
-};
 struct ArgSpec {
   ArgType type;
   bool optional;  // `?`: None is accepted too

@@ -24,130 +24,6 @@ bool is_plain_int(const IValue& v) {
   return v.is_int();
 }
 
-// Checks one value against a schema type and converts it to what the kernel
-// expects (bool → int for `int`, int → float for `float`, dtype names → codes,
-// a single int or a tuple → a list for `int[]`). False when it does not fit.
-// `type` is a string_view compared with string_view literals: a mismatch costs a
-// length test, not a strlen and a memcmp (every op call of the eager interpreter binds
-// its arguments through here, most of them against several overloads).
-bool convert(std::string_view type, const IValue& v, IValue* out) {
-  using namespace std::string_view_literals;
-  if (!type.empty() && type.back() == '?') {
-    if (v.is_none()) {
-      *out = v;
-      return true;
-    }
-    return convert(type.substr(0, type.size() - 1), v, out);
-  }
-  if (type == "Tensor"sv) {
-    if (!v.is_tensor() && !v.is_number()) return false;
-    *out = v;
-    return true;
-  }
-  if (type == "Scalar"sv) {
-    if (!v.is_number()) return false;
-    *out = v;
-    return true;
-  }
-  if (type == "int"sv) {
-    if (v.is_int())
-      *out = v;
-    else if (v.is_bool())
-      *out = IValue(static_cast<int64_t>(v.to_bool()));
-    else
-      return false;
-    return true;
-  }
-  if (type == "float"sv) {
-    if (!v.is_number()) return false;
-    *out = IValue(v.to_double());
-    return true;
-  }
-  if (type == "bool"sv) {
-    if (!v.is_bool()) return false;
-    *out = v;
-    return true;
-  }
-  if (type == "str"sv) {
-    if (!v.is_string()) return false;
-    *out = v;
-    return true;
-  }
-  if (type == "Any"sv) {
-    *out = v;
-    return true;
-  }
-  if (type == "Dict"sv) {
-    if (!as_graph_dict(v)) return false;
-    *out = v;
-    return true;
-  }
-  if (type == "ScalarType"sv) {
-    DType d;
-    if (v.is_int() && dtype_from_scalar_type(v.to_int(), &d)) {
-      *out = v;
-      return true;
-    }
-    if (v.is_string() && parse_dtype(v.to_string(), &d)) {
-      *out = IValue(dtype_scalar_type(d));
-      return true;
-    }
-    return false;
-  }
-  if (type == "int[]"sv) {
-    if (is_plain_int(v)) {
-      *out = IValue::int_list({v.to_int()});
-      return true;
-    }
-    if (!v.is_list() && !v.is_tuple()) return false;
-    for (const IValue& item : v.items()) {
-      if (!is_plain_int(item)) return false;
-    }
-    *out = IValue::list(v.items());
-    return true;
-  }
-  if (type == "float[]"sv) {
-    if (!v.is_list() && !v.is_tuple()) return false;
-    ValueList items;
-    for (const IValue& item : v.items()) {
-      if (!item.is_number()) return false;
-      items.push_back(IValue(item.to_double()));
-    }
-    *out = IValue::list(std::move(items));
-    return true;
-  }
-  if (type == "str[]"sv) {
-    if (!v.is_list() && !v.is_tuple()) return false;
-    for (const IValue& item : v.items()) {
-      if (!item.is_string()) return false;
-    }
-    *out = IValue::list(v.items());
-    return true;
-  }
-  if (type == "Tensor[]"sv) {
-    if (!v.is_list() && !v.is_tuple()) return false;
-    for (const IValue& item : v.items()) {
-      if (!item.is_tensor()) return false;
-    }
-    *out = IValue::list(v.items());
-    return true;
-  }
-  if (type == "Tensor?[]"sv) {
-    if (!v.is_list() && !v.is_tuple()) return false;
-    for (const IValue& item : v.items()) {
-      if (!item.is_tensor() && !item.is_none()) return false;
-    }
-    *out = IValue::list(v.items());
-    return true;
-  }
-  if (type == "Any[]"sv) {
-    if (!v.is_list() && !v.is_tuple()) return false;
-    *out = v;
-    return true;
-  }
-  return false;
-}
-
 std::string type_mismatch(const Argument& a, size_t position, const IValue& v) {
   std::string where = position ? " (position " + std::to_string(position) + ")" : "";
   return "argument '" + a.name + "'" + where + " must be " + a.type + ", not " + v.type_name();
@@ -227,7 +103,8 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
     }
   }
   for (size_t i = 0; i < n_direct; ++i) {
-    if (!convert(s.arguments[i].type, pos[i], &(*out)[i])) {
+    (*out)[i] = pos[i];
+    if (!fit_argument(s.arguments[i].kind, s.arguments[i].optional, (*out)[i])) {
       return reject([&] { return type_mismatch(s.arguments[i], i + 1, pos[i]); });
     }
     filled.set(i);
@@ -241,7 +118,8 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
     while (i < n_args && s.arguments[i].name != name) ++i;
     if (i == n_args) return reject([&] { return "unexpected keyword argument '" + name + "'"; });
     if (filled[i]) return reject([&] { return "got multiple values for argument '" + name + "'"; });
-    if (!convert(s.arguments[i].type, value, &(*out)[i])) {
+    (*out)[i] = value;
+    if (!fit_argument(s.arguments[i].kind, s.arguments[i].optional, (*out)[i])) {
       return reject([&] { return type_mismatch(s.arguments[i], 0, value); });
     }
     filled.set(i);
@@ -354,6 +232,88 @@ std::vector<std::string> OpRegistry::base_names() const {
   for (const auto& [name, defs] : ops_) names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
+}
+
+bool fit_argument(ArgType type, bool optional, IValue& v) {
+  if (optional && v.is_none()) return true;
+  switch (type) {
+    case ArgType::Tensor:
+      return v.is_tensor() || v.is_number();
+    case ArgType::Scalar:
+      return v.is_number();
+    case ArgType::Int:
+      if (v.is_bool()) v = IValue(static_cast<int64_t>(v.to_bool()));
+      return v.is_int();
+    case ArgType::Float:
+      if (!v.is_number()) return false;
+      if (!v.is_double()) v = IValue(v.to_double());
+      return true;
+    case ArgType::Bool:
+      return v.is_bool();
+    case ArgType::Str:
+      return v.is_string();
+    case ArgType::Any:
+      return true;
+    case ArgType::Dict:
+      return as_graph_dict(v) != nullptr;
+    case ArgType::ScalarType: {
+      DType d;
+      if (v.is_int()) return dtype_from_scalar_type(v.to_int(), &d);
+      if (v.is_string() && parse_dtype(v.to_string(), &d)) {
+        v = IValue(dtype_scalar_type(d));
+        return true;
+      }
+      return false;
+    }
+    case ArgType::IntList: {
+      if (v.is_int()) {
+        v = IValue::int_list({v.to_int()});
+        return true;
+      }
+      if (!v.is_list() && !v.is_tuple()) return false;
+      for (const IValue& item : v.items()) {
+        if (!item.is_int()) return false;
+      }
+      if (v.is_tuple()) v = IValue::list(v.items());
+      return true;
+    }
+    case ArgType::FloatList: {
+      if (!v.is_list() && !v.is_tuple()) return false;
+      ValueList items;
+      for (const IValue& item : v.items()) {
+        if (!item.is_number()) return false;
+        items.push_back(IValue(item.to_double()));
+      }
+      v = IValue::list(std::move(items));
+      return true;
+    }
+    case ArgType::StrList:
+      if (!v.is_list() && !v.is_tuple()) return false;
+      for (const IValue& item : v.items()) {
+        if (!item.is_string()) return false;
+      }
+      if (v.is_tuple()) v = IValue::list(v.items());
+      return true;
+    case ArgType::TensorList:
+      if (!v.is_list() && !v.is_tuple()) return false;
+      for (const IValue& item : v.items()) {
+        if (!item.is_tensor()) return false;
+      }
+      if (v.is_tuple()) v = IValue::list(v.items());
+      return true;
+    case ArgType::OptionalTensorList:
+      if (!v.is_list() && !v.is_tuple()) return false;
+      for (const IValue& item : v.items()) {
+        if (!item.is_tensor() && !item.is_none()) return false;
+      }
+      if (v.is_tuple()) v = IValue::list(v.items());
+      return true;
+    case ArgType::AnyList:
+      return v.is_list() || v.is_tuple();
+    case ArgType::Unknown:
+      return false;
+  }
+  return false;
 }
 
 }  // namespace d2s

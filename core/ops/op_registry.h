@@ -60,10 +60,32 @@ struct AliasInfo {
   bool empty() const { return set.empty(); }
 };
 
+// An argument's type, parsed once from the schema: what binding converts a value to.
+enum class ArgType : uint8_t {
+  Tensor,
+  Scalar,
+  Int,
+  Float,
+  Bool,
+  Str,
+  Any,
+  ScalarType,
+  IntList,
+  FloatList,
+  StrList,
+  TensorList,
+  OptionalTensorList,  // Tensor?[]: items may be None
+  AnyList,
+  Dict,  // the graph's runtime dict (core/ops/kernels_dict.cpp)
+  Unknown,
+};
+
 struct Argument {
   std::string name;
   std::string type;  // as written in the schema without the alias: "Tensor", "int[]", ...
-  AliasInfo alias;   // `Tensor(a!)`: the argument's alias set and whether it is written
+  ArgType kind = ArgType::Unknown;  // `type` without its `?`, parsed
+  bool optional = false;            // `type` ends in `?`: None is accepted too
+  AliasInfo alias;  // `Tensor(a!)`: the argument's alias set and whether it is written
   std::optional<IValue> default_value;
   bool kwarg_only = false;
 };
@@ -90,6 +112,13 @@ struct OpSchema {
   // Parses a schema string; throws d2s::Error on a malformed one.
   static OpSchema parse(std::string_view text);
 };
+
+// The one conversion of a value to an argument's type, in place, as Python would: `int`
+// accepts a bool (as 0/1), `float` an int or bool, `int[]` a single int or a tuple,
+// lists from tuples, a ScalarType from a dtype name. False when the value does not fit
+// (v is then unspecified). Every route binds through it: OpRegistry::bind for calls,
+// the executor (core/exec/bind.cpp) for graph nodes.
+bool fit_argument(ArgType type, bool optional, IValue& v);
 
 // What a kernel may need besides its arguments.
 struct OpContext {

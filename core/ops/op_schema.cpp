@@ -20,6 +20,25 @@ namespace d2s {
 
 namespace {
 
+ArgType arg_type(const std::string& t) {
+  if (t == "Tensor") return ArgType::Tensor;
+  if (t == "Scalar") return ArgType::Scalar;
+  if (t == "int") return ArgType::Int;
+  if (t == "float") return ArgType::Float;
+  if (t == "bool") return ArgType::Bool;
+  if (t == "str") return ArgType::Str;
+  if (t == "Any") return ArgType::Any;
+  if (t == "ScalarType") return ArgType::ScalarType;
+  if (t == "int[]") return ArgType::IntList;
+  if (t == "float[]") return ArgType::FloatList;
+  if (t == "str[]") return ArgType::StrList;
+  if (t == "Tensor[]") return ArgType::TensorList;
+  if (t == "Tensor?[]") return ArgType::OptionalTensorList;
+  if (t == "Any[]") return ArgType::AnyList;
+  if (t == "Dict") return ArgType::Dict;
+  return ArgType::Unknown;
+}
+
 class SchemaParser {
  public:
   explicit SchemaParser(std::string_view text) : text_(text) {}
@@ -45,6 +64,8 @@ class SchemaParser {
         if (s.varargs) fail("'...' must come last");
         Argument a;
         a.type = type(&a.alias);
+        a.optional = !a.type.empty() && a.type.back() == '?';
+        a.kind = arg_type(a.optional ? a.type.substr(0, a.type.size() - 1) : a.type);
         a.name = name();
         a.kwarg_only = kwarg_only;
         if (accept('=')) a.default_value = default_for(a.type, value());
