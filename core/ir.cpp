@@ -156,17 +156,30 @@ void Node::unlink() {
 void Node::destroy() {
   check(!is_sentinel(), "destroy: sentinels are destroyed with their block");
   for (Value* out : outputs_) check(!out->has_uses(), "destroy: an output still has uses");
-  // Nested blocks are torn down first, last node first, so that every use inside a
-  // block is dropped before the node defining the value goes. Recursion here
-  // follows block nesting only.
-  for (Block* b : blocks_) {
+  // Every block nested in this node, an owner's block before the blocks of its nodes:
+  // a work list, not recursion, since If nesting can be as deep as the program is long.
+  std::vector<Block*> nested(blocks_.begin(), blocks_.end());
+  for (size_t i = 0; i < nested.size(); ++i) {
+    for (Node* n : nested[i]->nodes())
+      nested.insert(nested.end(), n->blocks_.begin(), n->blocks_.end());
+  }
+  // Innermost blocks first, each last node first, so that every use of a value is
+  // dropped before the node defining it goes; a node's own blocks are empty by the
+  // time it is freed.
+  for (size_t i = nested.size(); i-- > 0;) {
+    Block* b = nested[i];
     b->return_->remove_all_inputs();
+    if (graph_->insert_point_ == b->return_) graph_->insert_point_ = graph_->top_->return_;
     for (Node* n = b->return_->prev_; n != b->param_;) {
       Node* prev = n->prev_;
-      n->destroy();
+      for (Value* out : n->outputs_)
+        check(!out->has_uses(), "destroy: a nested value is used outside");
+      n->remove_all_inputs();
+      if (graph_->insert_point_ == n) graph_->insert_point_ = graph_->top_->return_;
+      n->unlink();
+      graph_->free_node(n);
       n = prev;
     }
-    if (graph_->insert_point_ == b->return_) graph_->insert_point_ = graph_->top_->return_;
   }
   remove_all_inputs();
   if (graph_->insert_point_ == this) {

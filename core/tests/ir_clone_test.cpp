@@ -120,21 +120,22 @@ TEST(IrClone, CopiesOverloadsAttributesRangesAndNestedBlocks) {
   EXPECT_NE(print_graph(*copy.graph), before);
 }
 
-TEST(IrClone, DeepIfNestingIsCopiedWithoutRecursion) {
-  // Each `if c: return` nests the rest of a function in an arm: nesting as deep as the
-  // program is long.
-  Graph g;
+// Each `if c: return` nests the rest of a function in an arm: nesting as deep as the
+// program is long. `depth` levels of `neg` then an If whose else arm holds the next
+// level; returns the outermost If (its output unused).
+Node* build_deep_ifs(Graph& g, int depth) {
   Value* c = g.add_input("c", Type::of_bool());
   Value* x = g.add_input("x", Type::tensor(DType::Float32));
   Block* b = g.block();
   Value* v = x;
+  Node* first = nullptr;
   std::vector<std::pair<Block*, Value*>> returns;
-  const int depth = 20000;
   for (int i = 0; i < depth; ++i) {
     WithInsertPoint guard(g, b);
     Node* neg = g.insert("aten::neg", {v}, 1, at(i + 1));
     neg->output()->set_type(Type::tensor(DType::Float32));
     Node* if_node = g.insert(kind::If, {c}, 1, at(i + 1));
+    if (!first) first = if_node;
     if_node->output()->set_type(Type::tensor(DType::Float32));
     Block* then_b = if_node->add_block();
     Block* else_b = if_node->add_block();
@@ -144,17 +145,38 @@ TEST(IrClone, DeepIfNestingIsCopiedWithoutRecursion) {
     v = neg->output();
   }
   b->register_output(v);
-  for (auto it = returns.rbegin(); it != returns.rend(); ++it) {
-    if (it->first == g.block())
-      g.register_output(it->second);
-    else
-      it->first->register_output(it->second);
+  for (const auto& [block, out] : returns) {
+    if (block != g.block()) block->register_output(out);
   }
+  return first;
+}
+
+TEST(IrClone, DeepIfNestingIsCopiedWithoutRecursion) {
+  Graph g;
+  g.register_output(build_deep_ifs(g, 20000)->output());
   Graph::Cloned copy = g.clone();
   EXPECT_EQ(copy.graph->node_count(), g.node_count());
+  EXPECT_EQ(copy.graph->node_count(), 40000u);
   EXPECT_EQ(copy.value_map.size(), all_values(g).size());
   EXPECT_EQ(copy.graph->live_nodes(), g.live_nodes());
   EXPECT_EQ(copy.graph->live_values(), g.live_values());
+  verify(*copy.graph);
+}
+
+TEST(IrFree, DestroyingDeepNestingIsIterative) {
+  Graph g;
+  const size_t empty_nodes = g.live_nodes();
+  Node* top = build_deep_ifs(g, 20000);
+  Node* first_neg = top->prev();
+  top->destroy();
+  first_neg->destroy();
+  EXPECT_EQ(g.node_count(), 0u);
+  EXPECT_EQ(g.live_nodes(), empty_nodes);
+  EXPECT_EQ(g.live_values(), 2u);  // c and x
+  EXPECT_FALSE(g.inputs()[0]->has_uses());
+  EXPECT_FALSE(g.inputs()[1]->has_uses());
+  EXPECT_EQ(g.insert_point(), g.block()->return_node());
+  verify(g);
 }
 
 TEST(IrFree, DestroyFreesNodesValuesAndBlocks) {
