@@ -47,9 +47,11 @@ const std::vector<PassInfo>& registered_passes() {
   static const std::vector<PassInfo> passes = {
       {"constant_fold", constant_fold,
        "pure scalar code on constants, constant-condition If/Loop, tuple unpacking of "
-       "tuples built in place"},
+       "tuples built in place",
+       /*own_fixpoint=*/true},
       {"eliminate_dead_code", eliminate_dead_code,
-       "unused nodes without effects, unused If outputs and loop-carried values"},
+       "unused nodes without effects, unused If outputs and loop-carried values",
+       /*own_fixpoint=*/true},
       {"infer_shapes", infer_shapes, "dtypes and shapes through the graph by per-op rules"},
   };
   return passes;
@@ -137,9 +139,9 @@ void PassManager::run(ir::Graph& graph) {
       run_pass(graph, stage.passes[0], row++, 1);
       continue;
     }
-    // `epoch` counts the changes so far; a pass is skipped when none happened since
-    // its own last run (it ran to its own fixpoint), so the stage ends as soon as one
-    // round, or the passes run since the last change, changed nothing.
+    // `epoch` counts the changes so far; a pass that runs to its own fixpoint is
+    // skipped when none happened since its last run. The stage ends after a round
+    // that changed nothing.
     size_t epoch = 0;
     std::vector<size_t> seen(stage.passes.size(), SIZE_MAX);  // epoch after the last run
     bool changed = true;
@@ -148,7 +150,7 @@ void PassManager::run(ir::Graph& graph) {
       changed = false;
       ++round;
       for (size_t i = 0; i < stage.passes.size(); ++i) {
-        if (seen[i] == epoch) continue;
+        if (stage.passes[i].own_fixpoint && seen[i] == epoch) continue;
         if (run_pass(graph, stage.passes[i], row + i, round)) {
           ++epoch;
           changed = true;

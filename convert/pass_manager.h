@@ -37,15 +37,18 @@
 
 namespace d2s::convert {
 
-// A pass returns whether it changed the graph. A pass in a fixpoint stage must run to
-// its own fixpoint (a second run on its own output changes nothing): the driver skips
-// it when no pass changed the graph since its last run.
+// A pass returns whether it changed the graph.
 using PassFn = std::function<bool(ir::Graph&)>;
 
 struct PassInfo {
   std::string name;
   PassFn run;
   std::string description;  // one line, for --help and error hints
+  // The pass repeats itself until it changes nothing, so a second run on its own
+  // output is a no-op: a fixpoint stage skips it when no pass changed the graph since
+  // its last run (constant folding and dead-code elimination, which would otherwise
+  // each take a whole walk per round to find nothing). Otherwise it runs every round.
+  bool own_fixpoint = false;
 };
 
 // The registered passes, in the order the default pipeline runs them.

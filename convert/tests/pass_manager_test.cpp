@@ -81,9 +81,8 @@ TEST(PassManager, UnknownPassNameIsAnErrorListingTheNames) {
 }
 
 TEST(PassManager, FixpointStageThenOnce) {
-  // a changes the graph once (its first run), b never: round 1 runs a, b; round 2
-  // runs b only (a ran to its fixpoint and nothing changed since), and then nothing
-  // is left to run. c runs once after.
+  // a changes the graph on its first run only, b never. Neither declared to run to its
+  // own fixpoint: both run in every round until one changes nothing. c runs once after.
   std::vector<std::string> log;
   int a_runs = 0;
   PassInfo a{"a",
@@ -93,27 +92,42 @@ TEST(PassManager, FixpointStageThenOnce) {
              },
              ""};
   std::ostringstream out;
-  PassManager pm(quiet(&out));
-  pm.add_fixpoint({a, recording("b", &log, false)}).add_once(recording("c", &log, false));
   ir::Graph g;
-  pm.run(g);
-  EXPECT_EQ(log, (std::vector<std::string>{"a", "b", "c"}));
-  EXPECT_FALSE(pm.fixpoint_limit_hit());
+  {
+    PassManager pm(quiet(&out));
+    pm.add_fixpoint({a, recording("b", &log, false)}).add_once(recording("c", &log, false));
+    pm.run(g);
+    EXPECT_EQ(log, (std::vector<std::string>{"a", "b", "a", "b", "c"}));
+    EXPECT_FALSE(pm.fixpoint_limit_hit());
+  }
   EXPECT_EQ(out.str(), "");  // nothing asked, nothing printed
 
-  // b changes the graph in round 1: a runs again in round 2, b does not (no change
-  // since its own run).
+  // Declared to run to their own fixpoints: round 2 would run a and b on a graph that
+  // changed only through a's own run, so both are skipped and the stage ends.
   log.clear();
-  a_runs = 1;
+  a_runs = 0;
+  a.own_fixpoint = true;
+  PassInfo b = recording("b", &log, false);
+  b.own_fixpoint = true;
+  {
+    PassManager pm(quiet(&out));
+    pm.add_fixpoint({a, b}).add_once(recording("c", &log, false));
+    pm.run(g);
+    EXPECT_EQ(log, (std::vector<std::string>{"a", "b", "c"}));
+  }
+
+  // b changes the graph in round 1: a runs again in round 2 (a change since its run),
+  // b does not (no change since its own run).
+  log.clear();
   int b_runs = 0;
-  PassInfo b{"b",
-             [&](ir::Graph&) {
-               log.push_back("b");
-               return b_runs++ == 0;
-             },
-             ""};
+  PassInfo b2{"b",
+              [&](ir::Graph&) {
+                log.push_back("b");
+                return b_runs++ == 0;
+              },
+              "", /*own_fixpoint=*/true};
   PassManager pm2(quiet(&out));
-  pm2.add_fixpoint({a, b});
+  pm2.add_fixpoint({a, b2});
   pm2.run(g);
   EXPECT_EQ(log, (std::vector<std::string>{"a", "b", "a"}));
 }
