@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "convert/pass_manager.h"
 #include "core/io/graph_yaml.h"
 #include "core/tensor/tensor.h"
 
@@ -58,6 +59,23 @@ int run_main(int argc, char** argv) {
                      "Most nodes a graph file (.yaml) may hold")
         ->check(d2s::cli::positive_count());
   }
+  // The graph passes' driver (convert/pass_manager.h), one process-wide setting too:
+  // every command that lowers a program runs the passes through it.
+  d2s::convert::PassOptions passes = d2s::convert::default_pass_options();
+  for (const auto& c : commands) {
+    c.app
+        ->add_option("--print-ir-after", passes.print_ir_after,
+                     "Print the graph on stderr after each run of this pass (or of every "
+                     "pass: all)")
+        ->type_name("PASS|all");
+    // Not `add_flag(name, bool&)`: its default would be taken from the variable, and
+    // the variable may already be true (D2S_VERIFY_EACH=1, a debug build).
+    c.app->add_flag_callback(
+        "--verify-each", [&passes] { passes.verify_each = true; },
+        "Verify the graph after every pass");
+    c.app->add_flag("--pass-stats", passes.stats,
+                    "Print what each graph pass did (runs, nodes) on stderr");
+  }
 
   // An unknown first word would otherwise read "The following argument was not
   // expected": say it is an unknown command, with a suggestion.
@@ -91,6 +109,8 @@ int run_main(int argc, char** argv) {
   d2s::set_max_tensor_elements(max_tensor_elements);
   d2s::set_max_tensor_memory(max_tensor_memory);
   d2s::ir::set_max_graph_nodes(max_graph_nodes);
+  if (!passes.print_ir_after.empty()) d2s::convert::check_pass_name(passes.print_ir_after);
+  d2s::convert::set_default_pass_options(passes);
   for (const auto& c : commands) {
     if (c.app->parsed()) return c.run();
   }

@@ -13,3 +13,15 @@ function(d2s_module name)
   endif()
   d2s_add_tests(${name}_tests ${name})
 endfunction()
+
+# Every test of the calling directory runs d2s with D2S_VERIFY_EACH=1: the pass driver
+# (convert/pass_manager.h) then verifies the graph after each pass, as --verify-each
+# does, in Release builds too (docs/ci.md). Call it at the end of a CMakeLists.txt that
+# adds tests; GoogleTest binaries get it from d2s_add_tests.
+set(D2S_TEST_ENVIRONMENT D2S_VERIFY_EACH=1)
+function(d2s_verify_each_in_tests)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  if(tests)
+    set_property(TEST ${tests} APPEND PROPERTY ENVIRONMENT ${D2S_TEST_ENVIRONMENT})
+  endif()
+endfunction()

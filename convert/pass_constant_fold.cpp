@@ -1,15 +1,10 @@
 // Constant folding: see passes.h.
-#include <functional>
 #include <unordered_set>
 
 #include "convert/lower_context.h"
 #include "convert/passes.h"
 #include "core/base/error.h"
 #include "core/ops/op_registry.h"
-
-#ifndef NDEBUG
-#include "core/ir/verify.h"
-#endif
 
 namespace d2s::convert {
 
@@ -294,35 +289,6 @@ bool constant_fold(ir::Graph& graph) {
   // nothing changes. Each round removes at least one node, so this ends.
   while (fold_once(graph)) changed = true;
   return changed;
-}
-
-void run_default_passes(ir::Graph& graph) {
-  auto run = [&](const char* name, const std::function<bool(ir::Graph&)>& pass) {
-    bool changed = pass(graph);
-#ifndef NDEBUG
-    try {
-      ir::verify(graph);
-    } catch (const Error& e) {
-      throw Error(std::string("internal error: the graph is malformed after the ") + name +
-                      " pass: " + e.message(),
-                  e.range(), e.hint());
-    }
-#else
-    (void)name;
-#endif
-    return changed;
-  };
-  run("lowering", [](ir::Graph&) { return false; });
-  for (int round = 0; round < 20; ++round) {
-    bool changed = run("constant-folding", constant_fold);
-    // Dead-code elimination runs to its own fixpoint: after the first round, a graph
-    // that folding left unchanged is one it already swept clean (a whole walk saved,
-    // which asks every nested node whether it may raise).
-    if (round > 0 && !changed) break;
-    changed |= run("dead-code elimination", eliminate_dead_code);
-    if (!changed) break;
-  }
-  run("shape inference", infer_shapes);
 }
 
 }  // namespace d2s::convert

@@ -1,6 +1,7 @@
 // Graph passes, each a free function `bool pass(Graph&)` that returns whether it
-// changed the graph (TorchScript's and Glow's convention). In debug builds every
-// pass run by run_default_passes is followed by the verifier (core/ir/verify.h).
+// changed the graph (TorchScript's and Glow's convention). They are registered by
+// name and run by the driver of convert/pass_manager.h, which can verify the graph
+// after each, print it, and count what each did.
 //
 //   constant_fold        pure scalar code on constants → constants (by running the
 //                        registry kernel); prim::If on a constant condition → the taken
@@ -38,7 +39,8 @@ bool constant_fold(ir::Graph& graph);
 bool eliminate_dead_code(ir::Graph& graph);
 bool infer_shapes(ir::Graph& graph);
 
-// Folding and dead-code elimination to a fixpoint, then shape inference.
+// Folding and dead-code elimination to a fixpoint, then shape inference: the default
+// pipeline of pass_manager.h with the process-wide options (pass_manager.cpp).
 void run_default_passes(ir::Graph& graph);
 
 // The outputs of `node` on these input values, when the node is pure scalar code: a

@@ -156,23 +156,37 @@ void Node::unlink() {
 void Node::destroy() {
   check(!is_sentinel(), "destroy: sentinels are destroyed with their block");
   for (Value* out : outputs_) check(!out->has_uses(), "destroy: an output still has uses");
-  // Nested blocks are torn down first, last node first, so that every use inside a
-  // block is dropped before the node defining the value goes. Recursion here
-  // follows block nesting only.
-  for (Block* b : blocks_) {
+  // Every block nested in this node, an owner's block before the blocks of its nodes:
+  // a work list, not recursion, since If nesting can be as deep as the program is long.
+  std::vector<Block*> nested(blocks_.begin(), blocks_.end());
+  for (size_t i = 0; i < nested.size(); ++i) {
+    for (Node* n : nested[i]->nodes())
+      nested.insert(nested.end(), n->blocks_.begin(), n->blocks_.end());
+  }
+  // Innermost blocks first, each last node first, so that every use of a value is
+  // dropped before the node defining it goes; a node's own blocks are empty by the
+  // time it is freed.
+  for (size_t i = nested.size(); i-- > 0;) {
+    Block* b = nested[i];
     b->return_->remove_all_inputs();
+    if (graph_->insert_point_ == b->return_) graph_->insert_point_ = graph_->top_->return_;
     for (Node* n = b->return_->prev_; n != b->param_;) {
       Node* prev = n->prev_;
-      n->destroy();
+      for (Value* out : n->outputs_)
+        check(!out->has_uses(), "destroy: a nested value is used outside");
+      n->remove_all_inputs();
+      if (graph_->insert_point_ == n) graph_->insert_point_ = graph_->top_->return_;
+      n->unlink();
+      graph_->free_node(n);
       n = prev;
     }
-    if (graph_->insert_point_ == b->return_) graph_->insert_point_ = graph_->top_->return_;
   }
   remove_all_inputs();
   if (graph_->insert_point_ == this) {
     graph_->insert_point_ = next_ ? next_ : graph_->top_->return_;
   }
   if (in_block_list()) unlink();
+  graph_->free_node(this);  // last: `this` is gone after it
 }
 
 // ------------------------------------------------------------------------ Block
@@ -221,12 +235,43 @@ Graph::~Graph() = default;
 
 Value* Graph::new_value(Node* n, size_t offset) {
   values_.push_back(std::unique_ptr<Value>(new Value(n, offset, next_unique_++)));
+  values_.back()->slot_ = values_.size() - 1;
   return values_.back().get();
 }
 
 Block* Graph::new_block(Node* owner) {
   blocks_.push_back(std::unique_ptr<Block>(new Block(this, owner)));
+  blocks_.back()->slot_ = blocks_.size() - 1;
   return blocks_.back().get();
+}
+
+// Removes the object at its slot by moving the last one there: O(1), order not kept
+// (the lists only own; nothing iterates them in order).
+template <typename T>
+void Graph::swap_and_pop(std::vector<std::unique_ptr<T>>& list, T* item) {
+  const size_t slot = item->slot_;
+  check(slot < list.size() && list[slot].get() == item, "free: object not owned by its graph");
+  if (slot + 1 != list.size()) {
+    std::swap(list[slot], list.back());
+    list[slot]->slot_ = slot;
+  }
+  list.pop_back();
+}
+
+void Graph::free_value(Value* v) {
+  swap_and_pop(values_, v);
+}
+
+void Graph::free_block(Block* b) {
+  free_node(b->param_);   // its outputs are the block's inputs
+  free_node(b->return_);  // its inputs were dropped when the block was emptied
+  swap_and_pop(blocks_, b);
+}
+
+void Graph::free_node(Node* n) {
+  for (Value* v : n->outputs_) free_value(v);
+  for (Block* b : n->blocks_) free_block(b);
+  swap_and_pop(nodes_, n);
 }
 
 Value* Graph::add_input(const std::string& name, Type type) {
@@ -239,6 +284,7 @@ Node* Graph::create(std::string kind, const std::vector<Value*>& inputs, size_t 
                     SourceRange range) {
   nodes_.push_back(std::unique_ptr<Node>(new Node(this, std::move(kind), std::move(range))));
   Node* n = nodes_.back().get();
+  n->slot_ = nodes_.size() - 1;
   for (Value* v : inputs) n->add_input(v);
   for (size_t i = 0; i < num_outputs; ++i) n->add_output();
   return n;
@@ -270,6 +316,49 @@ size_t Graph::node_count() const {
     }
   }
   return count;
+}
+
+Graph::Cloned Graph::clone() const {
+  Cloned out;
+  out.graph = std::make_unique<Graph>();
+  Graph& g = *out.graph;
+  g.route = route;
+  g.entry = entry;
+  g.source = source;
+  auto& map = out.value_map;
+  map.reserve(values_.size());
+  auto copy_value = [&map](const Value* from, Value* to) {
+    to->set_type(from->type());
+    to->debug_name_ = from->debug_name_;
+    map.emplace(from, to);
+  };
+  auto mapped = [&map](const Value* v) {
+    auto it = map.find(v);
+    check(it != map.end(), "clone: a value is used outside its scope");
+    return it->second;
+  };
+  // One block at a time from a work list, no recursion: a node's blocks are made
+  // with the node (so their order is kept) and filled after the rest of its block.
+  // Whatever a nested block reads from outside was defined before its node, in a
+  // block already copied.
+  std::vector<std::pair<const Block*, Block*>> work{{top_, g.top_}};
+  while (!work.empty()) {
+    const Block* from = work.back().first;
+    Block* to = work.back().second;
+    work.pop_back();
+    for (const Value* v : from->inputs()) copy_value(v, to->add_input());
+    for (const Node* n : from->nodes()) {
+      Node* c = g.create(n->kind_, {}, n->outputs_.size(), n->range_);
+      for (const Value* in : n->inputs_) c->add_input(mapped(in));
+      c->overload_ = n->overload_;
+      c->attrs_ = n->attrs_;  // constants' tensors are shared, as IValue copies share
+      for (size_t i = 0; i < n->outputs_.size(); ++i) copy_value(n->outputs_[i], c->outputs_[i]);
+      to->append(c);
+      for (const Block* b : n->blocks_) work.emplace_back(b, c->add_block());
+    }
+    for (const Value* v : from->outputs()) to->register_output(mapped(v));
+  }
+  return out;
 }
 
 }  // namespace d2s::ir

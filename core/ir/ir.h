@@ -2,7 +2,9 @@
 // ir.h: Graph → Block → Node → Value, in SSA form.
 //
 //  * The Graph owns every Node, Value and Block; everything inside refers to them by
-//    plain pointer. Removed nodes are unlinked and destroyed with the graph.
+//    plain pointer. Node::destroy frees the node, its outputs and its blocks at once
+//    (each object knows its slot in the graph's list, so freeing is O(1)): a pointer
+//    to a destroyed node or to one of its values must not be kept.
 //  * A Node has a kind (`aten::mm`, `prim::Constant`, `prim::If`, `prim::Loop`,
 //    `prim::Guard`, `prim::Print`, ...), ordered inputs and outputs, attributes
 //    (name → IValue: a small variant, not strings cast at run time), nested blocks,
@@ -28,6 +30,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -117,6 +120,7 @@ class Value {
   Node* node_;
   size_t offset_;
   size_t unique_;
+  size_t slot_ = 0;  // index in the graph's values_, for an O(1) free
   Type type_;
   std::string debug_name_;
   std::vector<Use> uses_;
@@ -184,6 +188,7 @@ class Node {
   Block* owning_block_ = nullptr;
   Node* prev_ = nullptr;
   Node* next_ = nullptr;
+  size_t slot_ = 0;  // index in the graph's nodes_, for an O(1) free
 };
 
 class Block {
@@ -239,6 +244,7 @@ class Block {
   Node* owning_node_;
   Node* param_;
   Node* return_;
+  size_t slot_ = 0;  // index in the graph's blocks_, for an O(1) free
 };
 
 class Graph {
@@ -278,11 +284,29 @@ class Graph {
   // Statistics used by reports: all nodes (nested included, sentinels excluded).
   size_t node_count() const;
 
+  // The nodes and values the graph holds now, sentinels and block inputs included:
+  // destroying a node frees it with its values and blocks, so these shrink with it.
+  size_t live_nodes() const { return nodes_.size(); }
+  size_t live_values() const { return values_.size(); }
+
+  // A copy of the graph (kinds, overloads, attributes, types, debug names, source
+  // ranges; route, entry and source) and where each of this graph's values went.
+  // Iterative: block nesting may be as deep as the program is long.
+  struct Cloned;
+  Cloned clone() const;
+
  private:
   friend class Node;
   friend class Block;
   Value* new_value(Node* n, size_t offset);
   Block* new_block(Node* owner);
+  // Frees a destroyed node with its outputs and blocks (sentinels included): each
+  // leaves its list by swap-and-pop.
+  void free_node(Node* n);
+  void free_value(Value* v);
+  void free_block(Block* b);
+  template <typename T>
+  static void swap_and_pop(std::vector<std::unique_ptr<T>>& list, T* item);
 
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<Value>> values_;
@@ -290,6 +314,11 @@ class Graph {
   Block* top_;
   Node* insert_point_;
   size_t next_unique_ = 0;
+};
+
+struct Graph::Cloned {
+  std::unique_ptr<Graph> graph;
+  std::unordered_map<const Value*, Value*> value_map;  // every value of the source graph
 };
 
 // Sets the graph's insertion point for a scope and restores it after (lowering
