@@ -132,7 +132,7 @@ Stripped strip_guards(ir::Graph& graph) {
   for (ir::Node* n = top->return_node()->prev(); n && n != top->param_node();) {
     ir::Node* prev = n->prev();
     ++out.guarded_nodes;
-    if (n->kind() == ir::kind::Guard || ir::removable_when_unused(*n)) {
+    if (n->prim() == ir::Prim::Guard || ir::removable_when_unused(*n)) {
       n->destroy();
       ++out.dropped;
     }

@@ -232,14 +232,14 @@ bool depends_on_scalar_input(const ir::Value* v) {
     stack.pop_back();
     if (!seen.insert(x).second) continue;
     const ir::Node* p = x->node();
-    if (p->kind() == ir::kind::Param) {
+    if (p->prim() == ir::Prim::Param) {
       const ir::Block* b = p->owning_block();
       const ir::Node* owner = b ? b->owning_node() : nullptr;
       if (!owner) {
         if (!x->type().is_tensor()) return true;
         continue;
       }
-      if (owner->kind() == ir::kind::Loop) {
+      if (owner->prim() == ir::Prim::Loop) {
         const size_t i = x->offset();
         if (i == 0) {
           push(owner->input(0));  // the trip index follows the trip count
@@ -250,14 +250,14 @@ bool depends_on_scalar_input(const ir::Value* v) {
       }
       continue;
     }
-    if (p->kind() == ir::kind::If) {
+    if (p->prim() == ir::Prim::If) {
       push(p->input(0));
       for (const ir::Block* b : p->blocks()) {
         if (x->offset() < b->outputs().size()) push(b->outputs()[x->offset()]);
       }
       continue;
     }
-    if (p->kind() == ir::kind::Loop) {
+    if (p->prim() == ir::Prim::Loop) {
       push(p->input(0));
       push(p->input(1));
       const size_t i = x->offset();
@@ -279,7 +279,7 @@ bool is_exit_guard(const ir::Node* n) {
 }
 
 bool is_constant_true(const ir::Value* v) {
-  if (v->node()->kind() != ir::kind::Constant) return false;
+  if (v->node()->prim() != ir::Prim::Constant) return false;
   const IValue* value = v->node()->attr("value");
   return value && value->is_bool() && value->to_bool();
 }
@@ -341,9 +341,9 @@ class Aligner {
       const ir::Block* block = stack_.back();
       stack_.pop_back();
       for (const ir::Node* n : block->nodes()) {
-        if (n->kind() == ir::kind::If) {
+        if (n->prim() == ir::Prim::If) {
           visit_if(n);
-        } else if (n->kind() == ir::kind::Loop) {
+        } else if (n->prim() == ir::Prim::Loop) {
           visit_loop(n);
         } else {
           for (const ir::Block* b : n->blocks()) stack_.push_back(b);
@@ -478,8 +478,8 @@ Alignment align(const ir::Graph& parsed, const TraceIndex& index, const AstIndex
     const ir::Block* b = stack.back();
     stack.pop_back();
     for (const ir::Node* n : b->nodes()) {
-      if (n->kind() == ir::kind::If && !is_exit_guard(n)) ++out.parsed_ifs;
-      if (n->kind() == ir::kind::Loop) ++out.parsed_loops;
+      if (n->prim() == ir::Prim::If && !is_exit_guard(n)) ++out.parsed_ifs;
+      if (n->prim() == ir::Prim::Loop) ++out.parsed_loops;
       for (const ir::Block* inner : n->blocks()) stack.push_back(inner);
     }
   }

@@ -87,7 +87,7 @@ bool lost_block_raises(const AlignedIf& a, Arm lost) {
   for (const ir::Node* n : a.nodes) {
     if (n->blocks().size() <= idx) continue;
     for (const ir::Node* inner : n->blocks()[idx]->nodes()) {
-      if (inner->kind() == ir::kind::RaiseException) return true;
+      if (inner->prim() == ir::Prim::RaiseException) return true;
     }
   }
   return false;
@@ -398,7 +398,7 @@ class FindingMaker {
         const ir::Block* b = stack.back();
         stack.pop_back();
         for (const ir::Node* n : b->nodes()) {
-          if (n->kind() == "aten::size") sizes_by_line_.emplace(n->range().line, n);
+          if (n->sym() == ir::op::size) sizes_by_line_.emplace(n->range().line, n);
           for (const ir::Block* inner : n->blocks()) stack.push_back(inner);
         }
       }
@@ -410,7 +410,7 @@ class FindingMaker {
       const ir::Type& t = n->input(0)->type();
       if (!t.shape) continue;
       std::optional<int64_t> dim;
-      if (n->inputs().size() > 1 && n->input(1)->node()->kind() == ir::kind::Constant) {
+      if (n->inputs().size() > 1 && n->input(1)->node()->prim() == ir::Prim::Constant) {
         const IValue* d = n->input(1)->node()->attr("value");
         if (d && d->is_int()) dim = d->to_int();
       }

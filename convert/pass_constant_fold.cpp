@@ -10,10 +10,10 @@ namespace d2s::convert {
 
 namespace {
 
-// The node's overload when it names one; otherwise the registry's binding decides.
+// The node's overload when it names one (resolved when the node was made); otherwise
+// the registry's binding decides.
 const OpDef* op_of(const ir::Node& n) {
-  if (n.overload().empty()) return nullptr;
-  return OpRegistry::builtin().find(n.kind(), n.overload());
+  return n.overload().empty() ? nullptr : n.op();
 }
 
 bool is_tensor_free(const IValue& v) {
@@ -143,8 +143,8 @@ bool fold_op(ir::Graph& g, ir::Node* n, const std::unordered_set<const ir::Value
 // TupleConstruct read its inputs directly.
 bool fold_tuple(ir::Node* n) {
   ir::Node* producer = n->input(0)->node();
-  if (producer->kind() != ir::kind::TupleConstruct) return false;
-  if (n->kind() == ir::kind::TupleUnpack) {
+  if (producer->prim() != ir::Prim::TupleConstruct) return false;
+  if (n->prim() == ir::Prim::TupleUnpack) {
     if (producer->inputs().size() != n->outputs().size()) return false;
     for (size_t i = 0; i < n->outputs().size(); ++i) {
       n->output(i)->replace_all_uses_with(producer->input(i));
@@ -170,13 +170,14 @@ bool fold_once(ir::Graph& g) {
   // Post-order: a node's blocks are folded before the node, and folding a node only
   // removes it and its own (already visited) blocks, so the list stays valid.
   for (ir::Node* n : nodes) {
-    if (n->kind() == ir::kind::If) {
+    const ir::Prim p = n->prim();
+    if (p == ir::Prim::If) {
       changed |= fold_if(g, n);
-    } else if (n->kind() == ir::kind::Loop) {
+    } else if (p == ir::Prim::Loop) {
       changed |= fold_loop(n);
-    } else if (n->kind() == ir::kind::TupleUnpack || n->kind() == ir::kind::TupleIndex) {
+    } else if (p == ir::Prim::TupleUnpack || p == ir::Prim::TupleIndex) {
       changed |= fold_tuple(n);
-    } else if (n->blocks().empty() && !n->outputs().empty() && n->kind() != ir::kind::Constant) {
+    } else if (n->blocks().empty() && !n->outputs().empty() && p != ir::Prim::Constant) {
       changed |= fold_op(g, n, written);
     }
   }
@@ -240,7 +241,7 @@ std::vector<ir::Node*> post_order(const ir::Block* block, bool reverse) {
 std::optional<std::vector<IValue>> evaluate_node(const ir::Node& n,
                                                  const std::vector<IValue>& inputs) {
   const OpRegistry& reg = OpRegistry::builtin();
-  if (reg.overloads(n.kind()).empty()) return std::nullopt;  // prim:: structure, unknown ops
+  if (!n.overloads()) return std::nullopt;  // prim:: structure, unknown ops
   IValue result;
   try {
     OpContext ctx;  // no generator: a random op could not run (and is excluded below)

@@ -42,12 +42,12 @@ bool carried_escapes(ir::Node* loop, ir::Value* param, size_t slot) {
         if (u.offset != slot) return true;
         continue;
       }
-      if (user->kind() == ir::kind::Return) {
+      if (user->prim() == ir::Prim::Return) {
         // A nested block's result: an If output, or a nested loop's carried value.
         ir::Node* owner = user->owning_block()->owning_node();
-        if (owner->kind() == ir::kind::If) {
+        if (owner->prim() == ir::Prim::If) {
           push(owner->output(u.offset));
-        } else if (owner->kind() == ir::kind::Loop && u.offset > 0) {
+        } else if (owner->prim() == ir::Prim::Loop && u.offset > 0) {
           push(owner->output(u.offset - 1));
           push(owner->blocks()[0]->inputs()[u.offset]);
         } else {
@@ -56,8 +56,8 @@ bool carried_escapes(ir::Node* loop, ir::Value* param, size_t slot) {
         continue;
       }
       if (has_side_effects(*user)) return true;
-      if (user->kind() == ir::kind::If) return true;  // decides which arm runs
-      if (user->kind() == ir::kind::Loop) {
+      if (user->prim() == ir::Prim::If) return true;  // decides which arm runs
+      if (user->prim() == ir::Prim::Loop) {
         if (u.offset < 2) return true;  // trip count or condition
         push(user->output(u.offset - 2));
         push(user->blocks()[0]->inputs()[u.offset - 1]);
@@ -105,7 +105,7 @@ bool drop_loop_carried(ir::Node* n) {
 // op that may raise (an error is an effect eager mode shows).
 bool own_side_effects(const ir::Node& n, bool check_raise = true) {
   if (ir::has_own_effects(n)) return true;
-  if (!check_raise || n.kind().rfind("prim::", 0) == 0) return false;
+  if (!check_raise || n.sym().is_prim_namespace()) return false;
   return !cannot_raise(n);
 }
 
@@ -117,7 +117,7 @@ using RaiseCache = PointerTable<uint8_t>;
 
 bool sweep_side_effects(const ir::Node& n, bool check_raise, RaiseCache& may_raise) {
   if (ir::has_own_effects(n)) return true;
-  if (!check_raise || n.kind().rfind("prim::", 0) == 0) return false;
+  if (!check_raise || n.sym().is_prim_namespace()) return false;
   uint8_t& known = *may_raise.insert(&n).first;
   if (known == 0) known = cannot_raise(n) ? 2 : 1;
   return known == 1;
@@ -130,8 +130,8 @@ bool sweep(ir::Graph& graph, RaiseCache& may_raise) {
   // a subtree has effects is accumulated bottom-up, so the sweep is linear.
   PointerTable<char> effectful;  // flat (core/base/pointer_table.h): no allocation per node
   for (ir::Node* n : post_order(graph.block(), /*reverse=*/true)) {
-    if (n->kind() == ir::kind::If) changed |= drop_if_outputs(n);
-    if (n->kind() == ir::kind::Loop) changed |= drop_loop_carried(n);
+    if (n->prim() == ir::Prim::If) changed |= drop_if_outputs(n);
+    if (n->prim() == ir::Prim::Loop) changed |= drop_loop_carried(n);
     bool used = false;
     for (const ir::Value* v : n->outputs()) used |= v->has_uses();
     // A node in an If arm or a loop body may be read only by its block's return: the

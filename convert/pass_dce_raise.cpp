@@ -26,9 +26,10 @@ namespace {
 
 constexpr int64_t kMaxStandInElements = 1 << 14;
 
-bool listed(std::string_view kind, std::initializer_list<std::string_view> names) {
-  for (std::string_view n : names) {
-    if (kind == n) return true;
+// Whether the node's interned kind is one of `kinds`: integer compares.
+bool listed(ir::Symbol kind, std::initializer_list<ir::Symbol> kinds) {
+  for (ir::Symbol k : kinds) {
+    if (kind == k) return true;
   }
   return false;
 }
@@ -39,24 +40,24 @@ bool is_scalar(const ir::Type& t) {
 }
 
 bool total_on_its_inputs(const ir::Node& n) {
-  const std::string& k = n.kind();
-  if (listed(k, {"aten::dim", "aten::numel", "prim::dtype", "aten::detach"})) return true;
-  if (k == "aten::size" && n.inputs().size() == 1) return true;
+  namespace op = ir::op;
+  const ir::Symbol k = n.sym();
+  if (listed(k, {op::dim, op::numel, op::dtype, op::detach})) return true;
+  if (k == op::size && n.inputs().size() == 1) return true;
   // Pointwise math of one float tensor: defined for every shape and value (NaN
   // where the math is undefined, as in PyTorch).
   if (n.inputs().size() == 1 && n.input(0)->type().is_tensor() &&
       n.input(0)->type().dtype == DType::Float32 &&
-      listed(k, {"aten::neg",        "aten::relu",  "aten::tanh",       "aten::sigmoid",
-                 "aten::exp",        "aten::log",   "aten::abs",        "aten::sin",
-                 "aten::cos",        "aten::sqrt",  "aten::rsqrt",      "aten::square",
-                 "aten::reciprocal", "aten::clone", "aten::contiguous", "aten::floor",
-                 "aten::ceil",       "aten::round", "aten::sign",       "aten::erf",
-                 "aten::gelu",       "aten::silu",  "aten::zeros_like", "aten::ones_like"})) {
+      listed(k, {op::neg,   op::relu,   op::tanh,       op::sigmoid,  op::exp,
+                 op::log,   op::abs,    op::sin,        op::cos,      op::sqrt,
+                 op::rsqrt, op::square, op::reciprocal, op::clone,    op::contiguous,
+                 op::floor, op::ceil,   op::round,      op::sign,     op::erf,
+                 op::gelu,  op::silu,   op::zeros_like, op::ones_like})) {
     return true;
   }
   // Reads of a dict that no value makes fail (core/ops/kernels_dict.cpp), and a dict made
   // of str or int keys (the only keys whose hashing cannot fail).
-  if (k == "prim::DictConstruct") {
+  if (k == op::DictConstruct) {
     for (size_t i = 0; i < n.inputs().size(); i += 2) {
       const ir::TypeKind key = n.input(i)->type().kind;
       if (key != ir::TypeKind::Str && key != ir::TypeKind::Int) return false;
@@ -64,15 +65,14 @@ bool total_on_its_inputs(const ir::Node& n) {
     return true;
   }
   if (!n.inputs().empty() && n.input(0)->type().kind == ir::TypeKind::Dict &&
-      listed(k, {"aten::len", "aten::keys", "aten::values", "aten::items", "aten::copy"})) {
+      listed(k, {op::len, op::keys, op::values, op::items, op::copy})) {
     return true;
   }
   bool all_scalars = !n.inputs().empty();
   for (const ir::Value* v : n.inputs()) all_scalars &= is_scalar(v->type());
-  return all_scalars && listed(k, {"aten::add", "aten::sub", "aten::mul", "aten::neg", "aten::lt",
-                                   "aten::le", "aten::gt", "aten::ge", "aten::eq", "aten::ne",
-                                   "aten::__not__", "aten::__and__", "aten::__or__", "aten::Float",
-                                   "aten::Int", "aten::Bool", "aten::abs"});
+  return all_scalars &&
+         listed(k, {op::add, op::sub, op::mul, op::neg, op::lt, op::le, op::gt, op::ge, op::eq,
+                    op::ne, op::not_, op::and_, op::or_, op::Float, op::Int, op::Bool, op::abs});
 }
 
 // A value standing in for `v` when running the node's kernel, or nullopt.
@@ -116,7 +116,8 @@ bool runs_on_stand_ins(const ir::Node& n) {
   try {
     NoGradGuard no_grad;
     OpContext ctx;  // no generator: random ops are kept anyway
-    const OpDef* def = n.overload().empty() ? nullptr : reg.find(n.kind(), n.overload());
+    // The named overload, resolved when the node was made; else the binder chooses.
+    const OpDef* def = n.overload().empty() ? nullptr : n.op();
     if (def) {
       const auto& params = def->schema.arguments;
       for (size_t i = args.size(); i < params.size(); ++i) {

@@ -46,8 +46,8 @@ void join_if_outputs(ir::Node* n, bool* changed) {
     const ir::Value* a = view.then_block()->outputs()[i];
     const ir::Value* b = view.else_block()->outputs()[i];
     // A placeholder (the arm exits) does not constrain the result.
-    Type t = a->node()->kind() == ir::kind::Uninitialized   ? b->type()
-             : b->node()->kind() == ir::kind::Uninitialized ? a->type()
+    Type t = a->node()->prim() == ir::Prim::Uninitialized   ? b->type()
+             : b->node()->prim() == ir::Prim::Uninitialized ? a->type()
                                                             : join_or_any(a->type(), b->type());
     *changed |= set_type(n->output(i), t);
   }
@@ -71,7 +71,7 @@ bool infer_loop(ir::Node* n) {
     bool stable = true;
     for (size_t i = 0; i < current.size(); ++i) {
       const ir::Value* out = body->outputs()[i + 1];
-      Type next = out->node()->kind() == ir::kind::Uninitialized
+      Type next = out->node()->prim() == ir::Prim::Uninitialized
                       ? current[i]
                       : join_or_any(current[i], out->type());
       if (round >= kMaxLoopRounds) next = widen(next);
@@ -110,14 +110,14 @@ bool infer_region(ir::Block* b) {
     }
     ir::Node* n = top.cursor;
     top.cursor = n->next();
-    if (n->kind() == ir::kind::If) {
+    if (n->prim() == ir::Prim::If) {
       ir::IfView view(n);
       stack.push_back({nullptr, nullptr, n});
       ir::Block* e = view.else_block();
       ir::Block* t = view.then_block();
       stack.push_back({e->param_node()->next(), e->return_node(), nullptr});
       stack.push_back({t->param_node()->next(), t->return_node(), nullptr});
-    } else if (n->kind() == ir::kind::Loop) {
+    } else if (n->prim() == ir::Prim::Loop) {
       changed |= infer_loop(n);
     } else {
       changed |= infer_node_types(*n);

@@ -112,14 +112,14 @@ Dims broadcast_dims(const Dims& a, const Dims& b) {
 }
 
 bool infer_node_types(ir::Node& n) {
-  const std::string& kind = n.kind();
+  const ir::Prim prim = n.prim();
   // Tuple and list structure.
-  if (kind == ir::kind::TupleConstruct) {
+  if (prim == ir::Prim::TupleConstruct) {
     std::vector<Type> items;
     for (ir::Value* v : n.inputs()) items.push_back(v->type());
     return set_type(n.output(), Type::tuple(std::move(items)));
   }
-  if (kind == ir::kind::TupleUnpack || kind == ir::kind::ListUnpack) {
+  if (prim == ir::Prim::TupleUnpack || prim == ir::Prim::ListUnpack) {
     const Type& t = n.input(0)->type();
     bool changed = false;
     for (size_t i = 0; i < n.outputs().size(); ++i) {
@@ -130,7 +130,7 @@ bool infer_node_types(ir::Node& n) {
     }
     return changed;
   }
-  if (kind == ir::kind::TupleIndex) {
+  if (prim == ir::Prim::TupleIndex) {
     const Type& t = n.input(0)->type();
     std::optional<IValue> idx = n.inputs().size() > 1 ? constant_value(n.input(1)) : std::nullopt;
     if (!idx && n.attr("index")) idx = *n.attr("index");
@@ -140,15 +140,16 @@ bool infer_node_types(ir::Node& n) {
     }
     return false;
   }
-  if (kind.rfind("aten::", 0) == 0 && n.outputs().size() == 1 &&
-      n.output(0)->type().kind == TypeKind::List) {
-    if (auto t = list_result_rule(std::string_view(kind).substr(6), n))
-      return set_type(n.output(), *t);
+  // Rules below are for aten ops, told by the interned kind's namespace.
+  if (!n.sym().is_aten()) return false;
+  // The rules are written by the name without its "aten::".
+  const std::string_view k = std::string_view(n.kind()).substr(6);
+  if (n.outputs().size() == 1 && n.output(0)->type().kind == TypeKind::List) {
+    if (auto t = list_result_rule(k, n)) return set_type(n.output(), *t);
   }
-  if (kind.rfind("aten::", 0) != 0 || n.outputs().empty() || !n.output(0)->type().is_tensor()) {
+  if (n.outputs().empty() || !n.output(0)->type().is_tensor()) {
     return false;  // scalar results keep the schema's type
   }
-  const std::string_view k = std::string_view(kind).substr(6);
   Args a(n);
   const Type& self = a.type(0);
   const Dims* s = a.shape(0);
@@ -300,7 +301,12 @@ bool infer_node_types(ir::Node& n) {
   } else if (k.size() > 1 && k.back() == '_' && self.is_tensor()) {
     // The other in-place ops (relu_, sigmoid_, elu_, dropout_, ...) write self with a
     // value of its own dtype and shape, and return it.
-    const OpDef* def = OpRegistry::builtin().find(kind, n.overload());
+    // The node's overload (resolved when it was made), or the default one when it
+    // names none.
+    const OpDef* def = n.overload().empty() ? nullptr : n.op();
+    for (size_t i = 0; !def && n.overloads() && i < n.overloads()->size(); ++i) {
+      if ((*n.overloads())[i].schema.overload.empty()) def = &(*n.overloads())[i];
+    }
     if (def && def->mutates) out = self;
   }
 

@@ -95,7 +95,7 @@ std::optional<Type> creation_rule(std::string_view k, const Args& a, const ir::N
       // The dtype of a list of numbers is the highest category among them.
       std::vector<Type> types;
       for (ir::Value* item : items) types.push_back(item->type());
-      if (items[0]->node()->kind() != ir::kind::ListConstruct) {
+      if (items[0]->node()->prim() != ir::Prim::ListConstruct) {
         elem = promote(types);
         break;
       }

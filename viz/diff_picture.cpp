@@ -85,7 +85,7 @@ ArmState block_state(const Marks& marks, const ir::Block* block) {
   ArmState found = ArmState::Unknown;
   for (; block && block->owning_node(); block = block->owning_node()->owning_block()) {
     const ir::Node* owner = block->owning_node();
-    if (owner->kind() != ir::kind::If || owner->blocks().size() != 2) continue;
+    if (owner->prim() != ir::Prim::If || owner->blocks().size() != 2) continue;
     const int arm = owner->blocks()[0] == block ? 0 : 1;
     const ArmState state = arm_state(marks, *owner, arm, nullptr);
     if (state == ArmState::Lost) return state;  // an enclosing lost arm wins
@@ -122,11 +122,10 @@ void style_loop(const Marks& marks, const ir::Node& node, ElementStyle& s) {
 
 // The ops that turn a tensor (or a size) into a Python number: where a trace bakes.
 bool is_conversion(const ir::Node& node) {
-  static const char* const kinds[] = {"aten::item",  "aten::Int",  "aten::Float",
-                                      "aten::Bool",  "aten::size", "aten::dim",
-                                      "aten::numel", "aten::len",  "prim::shape"};
-  for (const char* k : kinds) {
-    if (node.kind() == k) return true;
+  namespace op = ir::op;
+  for (ir::Symbol k :
+       {op::item, op::Int, op::Float, op::Bool, op::size, op::dim, op::numel, op::len, op::shape}) {
+    if (node.sym() == k) return true;
   }
   return false;
 }
@@ -141,7 +140,7 @@ void paint_baked(const Finding& f, ElementStyle& s) {
 }
 
 bool is_side_effect(const ir::Node& node) {
-  return node.kind() == ir::kind::Print || node.kind() == ir::kind::RaiseException;
+  return node.prim() == ir::Prim::Print || node.prim() == ir::Prim::RaiseException;
 }
 
 void add_line_class(const ir::Node& node, ElementStyle& s) {
@@ -164,13 +163,13 @@ StyleHooks parsed_hooks(const Marks& marks, bool link) {
     if (link) add_line_class(node, s);
   };
   h.cluster = [&marks, link](const ir::Node& owner, int block, ElementStyle& s) {
-    if (owner.kind() == ir::kind::If && block >= 0) {
+    if (owner.prim() == ir::Prim::If && block >= 0) {
       std::string why;
       const ArmState state = arm_state(marks, owner, block, &why);
       if (state == ArmState::Kept) paint_kept(s);
       if (state == ArmState::Lost) paint_lost(s, why);
     }
-    if (owner.kind() == ir::kind::Loop && block < 0) style_loop(marks, owner, s);
+    if (owner.prim() == ir::Prim::Loop && block < 0) style_loop(marks, owner, s);
     // An arm's frame would inherit its If's class from Graphviz (subgraphs take their
     // parent's attributes): it gets its own, so that selecting the `if` line lights up
     // the If's frame, not every frame inside it.
@@ -184,7 +183,7 @@ StyleHooks parsed_hooks(const Marks& marks, bool link) {
   };
   // What a lost arm computes or yields flows on red, dashed edges.
   h.edge = [&marks](const ir::Value& value, const ir::Node* user, Attrs& attrs) {
-    const bool lost_user = user && user->kind() == ir::kind::Return &&
+    const bool lost_user = user && user->prim() == ir::Prim::Return &&
                            block_state(marks, user->owning_block()) == ArmState::Lost;
     if (lost_user || block_state(marks, value.node()->owning_block()) == ArmState::Lost) {
       attrs.set("color", style::kLostBorder);
@@ -208,13 +207,13 @@ ArmLines arm_lines(const Marks& marks, const ir::Graph& parsed) {
     auto [block, state] = stack.back();
     stack.pop_back();
     for (const ir::Node* n : block->nodes()) {
-      if (n->blocks().empty() && n->kind() != ir::kind::Constant && n->range().line > 0) {
+      if (n->blocks().empty() && n->prim() != ir::Prim::Constant && n->range().line > 0) {
         if (state == ArmState::Kept) lines.kept.insert(n->range().line);
         if (state == ArmState::Lost) lines.lost.insert(n->range().line);
       }
       for (size_t b = 0; b < n->blocks().size(); ++b) {
         ArmState inner = state;
-        if (state != ArmState::Lost && n->kind() == ir::kind::If && n->blocks().size() == 2) {
+        if (state != ArmState::Lost && n->prim() == ir::Prim::If && n->blocks().size() == 2) {
           const ArmState arm = arm_state(marks, *n, static_cast<int>(b), nullptr);
           if (arm != ArmState::Unknown) inner = arm;
         }

@@ -108,23 +108,22 @@ bool DrawBuilder::in_cluster(size_t node, int cluster) const {
 }
 
 std::optional<size_t> DrawBuilder::source_of(const ir::Value* v) const {
-  if (v->node()->kind() == ir::kind::Constant) return std::nullopt;
+  if (v->node()->prim() == ir::Prim::Constant) return std::nullopt;
   auto it = source_.find(v);
   if (it == source_.end()) return std::nullopt;
   return it->second;
 }
 
 bool DrawBuilder::absorbed_by_guard(const ir::Node& node) {
-  static const char* const conversions[] = {"aten::size",  "aten::Bool", "aten::Int",
-                                            "aten::Float", "aten::item", "aten::len"};
   if (node.outputs().size() != 1 || node.blocks().size() != 0) return false;
   const auto& uses = node.output()->uses();
-  if (uses.size() != 1 || uses[0].user->kind() != ir::kind::Guard ||
+  if (uses.size() != 1 || uses[0].user->prim() != ir::Prim::Guard ||
       uses[0].user->owning_block() != node.owning_block()) {
     return false;
   }
-  for (const char* k : conversions) {
-    if (node.kind() == k) return true;
+  namespace op = ir::op;
+  for (ir::Symbol k : {op::size, op::Bool, op::Int, op::Float, op::item, op::len}) {
+    if (node.sym() == k) return true;
   }
   return false;
 }
@@ -219,7 +218,7 @@ void DrawBuilder::draw_outputs() {
       if (auto from = source_of(v)) add_edge(*from, note(), v, nullptr);
       continue;
     }
-    const bool constant = v->node()->kind() == ir::kind::Constant;
+    const bool constant = v->node()->prim() == ir::Prim::Constant;
     const std::string what = constant ? constant_text(*v->node()) : namer_.display(v);
     const std::string head = outputs.size() == 1 ? "return" : "return " + std::to_string(i);
     Attrs a;
@@ -270,10 +269,10 @@ void DrawBuilder::find_baked_arguments() {
     blocks.pop_back();
     for (const ir::Node* n : b->nodes()) {
       for (const ir::Block* inner : n->blocks()) blocks.push_back(inner);
-      if (n->kind() == ir::kind::Constant) continue;
+      if (n->prim() == ir::Prim::Constant) continue;
       for (size_t i = 0; i < n->inputs().size(); ++i) {
         const ir::Node* c = n->inputs()[i]->node();
-        if (c->kind() != ir::kind::Constant) continue;
+        if (c->prim() != ir::Prim::Constant) continue;
         const uint64_t key = argument_key(*n, i);
         if (baked_.count(key)) continue;
         std::string text = constant_text(*c);
@@ -313,8 +312,8 @@ void DrawBuilder::draw_op(const ir::Node& node, int cluster) {
   for (const ir::Value* v : node.outputs()) namer_.name(v);
   Attrs a;
   std::vector<std::string> label;
-  const std::string& kind = node.kind();
-  if (kind == ir::kind::Guard) {
+  const ir::Prim kind = node.prim();
+  if (kind == ir::Prim::Guard) {
     const IValue* expr = node.attr("expr");
     const IValue* seen = node.attr("seen");
     const IValue* what = node.attr("what");
@@ -330,19 +329,19 @@ void DrawBuilder::draw_op(const ir::Node& node, int cluster) {
              small(shorten(detail, kMaxLabelChars), style::kBaked)};
   } else {
     label = {call_label(node), small(shorten(outputs_text(node, namer_), kMaxLabelChars))};
-    if (kind == ir::kind::Print) {
+    if (kind == ir::Prim::Print) {
       a.set("shape", "note");
       a.set("style", "filled");
       a.set("fillcolor", style::kPrintFill);
-    } else if (kind == ir::kind::RaiseException) {
+    } else if (kind == ir::Prim::RaiseException) {
       a.set("fillcolor", style::kRaiseFill);
       a.set("color", style::kRaiseBorder);
-    } else if (kind == ir::kind::TupleConstruct || kind == ir::kind::TupleUnpack ||
-               kind == ir::kind::TupleIndex || kind == ir::kind::ListConstruct ||
-               kind == ir::kind::ListUnpack) {
+    } else if (kind == ir::Prim::TupleConstruct || kind == ir::Prim::TupleUnpack ||
+               kind == ir::Prim::TupleIndex || kind == ir::Prim::ListConstruct ||
+               kind == ir::Prim::ListUnpack) {
       a.set("fillcolor", style::kStructFill);
       a.set("color", style::kStructBorder);
-    } else if (kind == ir::kind::Uninitialized) {
+    } else if (kind == ir::Prim::Uninitialized) {
       a.set("style", "rounded,dashed");
       a.set("fontcolor", style::kSubtleText);
     }
@@ -370,7 +369,7 @@ std::string DrawBuilder::varying_constants(const std::vector<const ir::Node*>& m
   for (size_t k = 0; k < first.inputs().size() && k < last.inputs().size(); ++k) {
     const ir::Node* a = first.inputs()[k]->node();
     const ir::Node* b = last.inputs()[k]->node();
-    if (a->kind() != ir::kind::Constant || b->kind() != ir::kind::Constant) continue;
+    if (a->prim() != ir::Prim::Constant || b->prim() != ir::Prim::Constant) continue;
     const std::string from = constant_text(*a);
     const std::string to = constant_text(*b);
     if (from == to) continue;
@@ -388,7 +387,7 @@ void DrawBuilder::draw_run(const std::vector<const ir::Node*>& nodes, const Fold
   std::vector<const ir::Node*> members;
   for (size_t i = item.begin; i < item.end; ++i) {
     for (const ir::Value* v : nodes[i]->outputs()) namer_.name(v);
-    if (nodes[i]->kind() != ir::kind::Constant) members.push_back(nodes[i]);
+    if (nodes[i]->prim() != ir::Prim::Constant) members.push_back(nodes[i]);
   }
   if (members.empty()) return;
 
@@ -402,7 +401,7 @@ void DrawBuilder::draw_run(const std::vector<const ir::Node*>& nodes, const Fold
   for (size_t i = 0; i < item.period;) {
     const ir::Node& m = *members[i];
     size_t same = 1;
-    while (i + same < item.period && members[i + same]->kind() == m.kind() &&
+    while (i + same < item.period && members[i + same]->sym() == m.sym() &&
            members[i + same]->range().line == m.range().line) {
       ++same;
     }
@@ -469,7 +468,7 @@ void DrawBuilder::skip(const ir::Node& node) {
   while (!todo.empty()) {
     const ir::Node* n = todo.back();
     todo.pop_back();
-    if (n->kind() == ir::kind::Constant) continue;
+    if (n->prim() == ir::Prim::Constant) continue;
     ++skipped_;
     ++skipped_kinds_[n->kind()];
     const size_t to = note();

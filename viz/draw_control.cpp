@@ -51,7 +51,7 @@ Attrs cluster_attrs(const char* fill, const char* border, const std::string& too
 }
 
 bool is_constant(const ir::Value* v) {
-  return v->node()->kind() == ir::kind::Constant;
+  return v->node()->prim() == ir::Prim::Constant;
 }
 
 }  // namespace
@@ -71,13 +71,13 @@ void DrawBuilder::draw_block(const ir::Block& block, int cluster, int depth) {
       continue;
     }
     const ir::Node& n = *nodes[item.begin];
-    if (n.kind() == ir::kind::Constant || absorbed_by_guard(n)) {
+    if (n.prim() == ir::Prim::Constant || absorbed_by_guard(n)) {
       for (const ir::Value* v : n.outputs()) namer_.name(v);  // drawn in its users' labels
     } else if (!n.blocks().empty() && depth >= options_.max_cluster_depth) {
       draw_collapsed(n, cluster);
-    } else if (n.kind() == ir::kind::If && n.blocks().size() == 2) {
+    } else if (n.prim() == ir::Prim::If && n.blocks().size() == 2) {
       draw_if(n, cluster, depth);
-    } else if (n.kind() == ir::kind::Loop && n.blocks().size() == 1) {
+    } else if (n.prim() == ir::Prim::Loop && n.blocks().size() == 1) {
       draw_loop(n, cluster, depth);
     } else {
       draw_op(n, cluster);
@@ -380,14 +380,14 @@ void DrawBuilder::draw_collapsed(const ir::Node& node, int cluster) {
     todo.pop_back();
     for (const ir::Block* b : n->blocks()) {
       for (const ir::Node* inner : b->nodes()) {
-        if (inner->kind() != ir::kind::Constant) ++inside;
+        if (inner->prim() != ir::Prim::Constant) ++inside;
         todo.push_back(inner);
       }
     }
   }
   Attrs a;
-  a.set("fillcolor", node.kind() == ir::kind::Loop ? style::kLoopFill : style::kIfFill);
-  a.set("color", node.kind() == ir::kind::Loop ? style::kLoopBorder : style::kIfBorder);
+  a.set("fillcolor", node.prim() == ir::Prim::Loop ? style::kLoopFill : style::kIfFill);
+  a.set("color", node.prim() == ir::Prim::Loop ? style::kLoopBorder : style::kIfBorder);
   a.set("style", "rounded,filled,dashed");
   a.set("tooltip", esc_string(tooltip_text(node.range())));
   std::string label = header_label(node, short_kind(node.kind()), "") + "<BR/>" +

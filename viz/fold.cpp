@@ -41,7 +41,7 @@ Folder::Folder(const std::vector<const ir::Node*>& nodes, size_t min_repeats, si
       min_repeats_(min_repeats),
       max_period_(max_period) {
   for (size_t i = 0; i < nodes.size(); ++i) {
-    if (nodes[i]->kind() == ir::kind::Constant) continue;
+    if (nodes[i]->prim() == ir::Prim::Constant) continue;
     op_index_[i] = ops_.size();
     ops_.push_back(i);
     signature_.push_back(min_repeats >= 2 ? signature(*nodes[i]) : 0);
@@ -52,7 +52,7 @@ bool Folder::same(size_t a, size_t b) const {
   if (signature_[a] == 0 || signature_[a] != signature_[b]) return false;
   const ir::Node& x = *nodes_[ops_[a]];
   const ir::Node& y = *nodes_[ops_[b]];
-  return x.kind() == y.kind() && x.overload() == y.overload() &&
+  return x.sym() == y.sym() && x.overload() == y.overload() &&
          x.inputs().size() == y.inputs().size() && x.outputs().size() == y.outputs().size() &&
          same_place(x.range(), y.range());
 }

@@ -163,12 +163,13 @@ constexpr size_t kMaxArgChars = 24;
 constexpr size_t kMaxCallChars = 60;
 
 const OpSchema* schema_of(const ir::Node& n) {
-  if (n.kind().rfind("aten::", 0) != 0) return nullptr;
-  const OpRegistry& reg = OpRegistry::builtin();
-  std::string qualified = n.kind();
-  if (!n.overload().empty()) qualified += "." + n.overload();
-  if (const OpDef* op = reg.find_qualified(qualified)) return &op->schema;
-  const auto& all = reg.overloads(n.kind());
+  // The node's overloads and named overload were resolved when it was made.
+  if (!n.sym().is_aten() || !n.overloads()) return nullptr;
+  const std::vector<OpDef>& all = *n.overloads();
+  if (!n.overload().empty() && n.op()) return &n.op()->schema;
+  for (const OpDef& def : all) {
+    if (n.overload().empty() && def.schema.overload.empty()) return &def.schema;
+  }
   return all.size() == 1 ? &all.front().schema : nullptr;
 }
 
@@ -187,7 +188,7 @@ std::vector<CallArg> call_args(const ir::Node& node, ValueNamer& namer) {
     const Argument* arg = schema && i < schema->arguments.size() ? &schema->arguments[i] : nullptr;
     CallArg a;
     a.input = i;
-    if (v->node()->kind() == ir::kind::Constant) {
+    if (v->node()->prim() == ir::Prim::Constant) {
       const IValue* value = v->node()->attr("value");
       const bool is_none = !value || value->is_none();
       if (arg && is_none && arg->default_value && arg->default_value->is_none()) continue;

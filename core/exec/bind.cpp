@@ -56,7 +56,7 @@ bool bind_in_order(const OpSchema& schema, const std::vector<ArgSpec>& specs, Va
   return true;
 }
 
-BoundCall bind_call(const OpDef& op, const std::vector<ArgSpec>& specs,
+BoundCall bind_call(ir::Symbol kind, const OpDef& op, const std::vector<ArgSpec>& specs,
                     const std::vector<uint32_t>& slots, const std::vector<const IValue*>& statics,
                     bool named) {
   const OpSchema& schema = op.schema;
@@ -85,8 +85,8 @@ BoundCall bind_call(const OpDef& op, const std::vector<ArgSpec>& specs,
   call.op = &op;
   call.specs = &specs;
   call.named = named;
-  call.mm = schema.name == "aten::mm";
-  call.small_matmul = (call.mm || schema.name == "aten::matmul") && n == 2;
+  call.mm = kind == ir::op::mm;
+  call.small_matmul = (call.mm || kind == ir::op::matmul) && n == 2;
   return call;
 }
 

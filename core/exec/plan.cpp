@@ -31,20 +31,39 @@ using ir::Value;
 constexpr int64_t kNoUse = -1;
 constexpr int64_t kAtReturn = std::numeric_limits<int64_t>::max();
 
-Op op_of(const std::string& k) {
-  namespace kind = ir::kind;
-  if (k == kind::Constant) return Op::Constant;
-  if (k == kind::If) return Op::If;
-  if (k == kind::Loop) return Op::Loop;
-  if (k == kind::Guard) return Op::Guard;
-  if (k == kind::Print) return Op::Print;
-  if (k == kind::RaiseException) return Op::Raise;
-  if (k == kind::TupleConstruct) return Op::TupleConstruct;
-  if (k == kind::TupleUnpack) return Op::TupleUnpack;
-  if (k == kind::TupleIndex) return Op::TupleIndex;
-  if (k == kind::ListConstruct) return Op::ListConstruct;
-  if (k == kind::ListUnpack) return Op::ListUnpack;
-  if (k == kind::Uninitialized) return Op::Uninitialized;
+// The instruction of a node: a switch on its prim, resolved when the node was made.
+Op op_of(ir::Prim p) {
+  using ir::Prim;
+  switch (p) {
+    case Prim::Constant:
+      return Op::Constant;
+    case Prim::If:
+      return Op::If;
+    case Prim::Loop:
+      return Op::Loop;
+    case Prim::Guard:
+      return Op::Guard;
+    case Prim::Print:
+      return Op::Print;
+    case Prim::RaiseException:
+      return Op::Raise;
+    case Prim::TupleConstruct:
+      return Op::TupleConstruct;
+    case Prim::TupleUnpack:
+      return Op::TupleUnpack;
+    case Prim::TupleIndex:
+      return Op::TupleIndex;
+    case Prim::ListConstruct:
+      return Op::ListConstruct;
+    case Prim::ListUnpack:
+      return Op::ListUnpack;
+    case Prim::Uninitialized:
+      return Op::Uninitialized;
+    case Prim::None:
+    case Prim::Param:
+    case Prim::Return:
+      break;
+  }
   return Op::Kernel;
 }
 
@@ -209,7 +228,7 @@ class Planner {
   // A constant that is a plain value becomes a static slot (Plan::static_values).
   // Lists, tuples and tensors stay instructions: a program may mutate those.
   bool plan_static(const Node* n, uint32_t bi, const Block* b) {
-    if (n->kind() != ir::kind::Constant || n->outputs().size() != 1) return false;
+    if (n->prim() != ir::Prim::Constant || n->outputs().size() != 1) return false;
     const IValue* v = n->attr("value");
     if (!v || !(v->is_none() || v->is_number() || v->is_string())) return false;
     const uint32_t s = define(n->outputs()[0], bi, b, -1, n);
@@ -221,8 +240,9 @@ class Planner {
 
   Instr make_instr(const Node* n) {
     Instr ins;
-    ins.op = op_of(n->kind());
+    ins.op = op_of(n->prim());
     ins.kind = n->kind();
+    ins.sym = n->sym();
     ins.range = n->range();
     if (const IValue* mode = n->attr(ir::kAttrGradEnabled); mode && mode->is_bool()) {
       ins.grad_mode = mode->to_bool() ? 1 : 0;
@@ -254,7 +274,10 @@ class Planner {
         if (!seen || n->inputs().size() != 1) fail(n, "a guard needs one input and 'seen'");
         ins.value = *seen;
         ins.text = attr_str("expr");
-        ins.what = attr_str("what");
+        if (!ir::parse_guard_kind(attr_str("what"), &ins.guard)) {
+          fail(n, "unknown guard kind '" + attr_str("what") +
+                      "' (known: " + ir::guard_kind_names() + ")");
+        }
         break;
       }
       case Op::Raise:
@@ -274,9 +297,9 @@ class Planner {
   }
 
   void plan_kernel(const Node* n, KernelRef& k) {
-    const OpRegistry& reg = OpRegistry::builtin();
-    const std::vector<OpDef>& defs = reg.overloads(n->kind());
-    if (defs.empty()) fail(n, "unknown operator '" + n->kind() + "'");
+    // The node's overloads and named overload were resolved when it was made.
+    if (!n->overloads()) fail(n, "unknown operator '" + n->kind() + "'");
+    const std::vector<OpDef>& defs = *n->overloads();
     k.overloads = &defs;
     auto it = plan_.specs.find(&defs);
     if (it == plan_.specs.end()) {
@@ -289,10 +312,8 @@ class Planner {
       for (const ArgSpec& a : it->second[i]) {
         if (a.type == ArgType::ScalarType) k.cacheable = false;
       }
-      if (!n->overload().empty() && defs[i].schema.overload == n->overload()) {
-        k.fixed = static_cast<int>(i);
-      }
     }
+    if (!n->overload().empty() && n->op()) k.fixed = static_cast<int>(n->op() - defs.data());
     if (!n->overload().empty() && k.fixed < 0) {
       fail(n, "'" + n->kind() + "' has no overload '" + n->overload() + "'");
     }
@@ -312,7 +333,7 @@ class Planner {
     }
     if (o < 0) return;
     const size_t at = static_cast<size_t>(o);
-    k.call = bind_call((*k.overloads)[at], (*k.specs)[at], ins.in, statics, k.fixed >= 0);
+    k.call = bind_call(ins.sym, (*k.overloads)[at], (*k.specs)[at], ins.in, statics, k.fixed >= 0);
     k.plan_bound = k.call.op != nullptr;
     plan_.recycles = plan_.recycles || k.call.small_matmul;
   }

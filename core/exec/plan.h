@@ -90,6 +90,7 @@ struct KernelRef {
 struct Instr {
   Op op = Op::Kernel;
   std::string kind;   // the node's kind, for messages
+  ir::Symbol sym;     // the same, interned (ir::Node::sym)
   SourceRange range;  // the node's location
   std::vector<uint32_t> in;
   std::vector<uint32_t> out;
@@ -101,13 +102,13 @@ struct Instr {
   // Kernel: bit i set when input i is a plain constant (Plan::static_values), so that a
   // call bound at run time holds it converted (BoundCall::fixed). Inputs past 32: read.
   uint32_t static_inputs = 0;
-  uint32_t block0 = 0;       // If: then block; Loop: body
-  uint32_t block1 = 0;       // If: else block
-  int8_t grad_mode = -1;     // the node's attribute grad_enabled: 0 or 1; -1 when it has none
-  IValue value;              // Constant: value; Guard: seen; TupleIndex: index attr
-  std::string text;          // Guard: expr; Raise: exception kind
-  std::string what;          // Guard: what was baked ("shape", "bool", ...)
-  mutable KernelRef kernel;  // a cache, filled while running
+  uint32_t block0 = 0;    // If: then block; Loop: body
+  uint32_t block1 = 0;    // If: else block
+  int8_t grad_mode = -1;  // the node's attribute grad_enabled: 0 or 1; -1 when it has none
+  IValue value;           // Constant: value; Guard: seen; TupleIndex: index attr
+  std::string text;       // Guard: expr; Raise: exception kind
+  ir::GuardKind guard = ir::GuardKind::Value;  // Guard: what was baked (attr "what")
+  mutable KernelRef kernel;                    // a cache, filled while running
 };
 
 struct BlockPlan {
@@ -157,7 +158,8 @@ std::string bind_error(const OpSchema& schema, size_t i, const IValue& arg);
 // value of each input that is a plan constant (null for the others): constants
 // converted, defaults appended. An unbound call (op null) when a constant does not fit,
 // or arguments are missing or too many: the call is then bound per run, which reports.
-BoundCall bind_call(const OpDef& op, const std::vector<ArgSpec>& specs,
+// `kind` is the node's interned kind (Instr::sym).
+BoundCall bind_call(ir::Symbol kind, const OpDef& op, const std::vector<ArgSpec>& specs,
                     const std::vector<uint32_t>& slots, const std::vector<const IValue*>& statics,
                     bool named);
 

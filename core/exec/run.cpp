@@ -315,7 +315,7 @@ class Runner {
     IValue current = now;
     if (now.is_tensor() && now.to_tensor().defined()) {
       const Tensor& t = now.to_tensor();
-      if (ins.what == "shape" || seen.is_list() || seen.is_tuple()) {
+      if (ins.guard == ir::GuardKind::Shape || seen.is_list() || seen.is_tuple()) {
         current = IValue::int_list(t.shape());
       } else if (t.numel() == 1) {
         double x = t.item();
@@ -331,13 +331,14 @@ class Runner {
     }
     if (same(current, seen)) return;
     const std::string expr = ins.text.empty() ? "the value" : "'" + ins.text + "'";
-    std::string message =
-        ins.what == "shape" ? "trace guard failed: " + expr + " had shape " + show(seen) +
-                                  " when traced, has " + show(current) + " now"
-        : ins.what == "rank" ? "trace guard failed: " + expr + " had " + show(seen) +
-                                   " dimensions when traced, has " + show(current) + " now"
-                             : "trace guard failed: " + expr + " was " + show(seen) +
-                                   " when traced, is " + show(current) + " now";
+    std::string message = ins.guard == ir::GuardKind::Shape
+                              ? "trace guard failed: " + expr + " had shape " + show(seen) +
+                                    " when traced, has " + show(current) + " now"
+                          : ins.guard == ir::GuardKind::Rank
+                              ? "trace guard failed: " + expr + " had " + show(seen) +
+                                    " dimensions when traced, has " + show(current) + " now"
+                              : "trace guard failed: " + expr + " was " + show(seen) +
+                                    " when traced, is " + show(current) + " now";
     throw Error(message, ins.range, kGuardHint, 1);
   }
 
@@ -556,7 +557,7 @@ class Runner {
     for (size_t i = 0; i < ins.in.size() && i < 32; ++i) {
       if (ins.static_inputs >> i & 1u) statics[i] = &slots_[ins.in[i]];
     }
-    ins.kernel.call = bind_call(op, specs, ins.in, statics, false);
+    ins.kernel.call = bind_call(ins.sym, op, specs, ins.in, statics, false);
   }
 
   static std::string short_name(const std::string& kind) {

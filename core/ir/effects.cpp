@@ -29,23 +29,13 @@ bool first_argument_fits(const OpDef& def, const Node& n) {
 // False for unknown kinds.
 template <typename Pred>
 bool any_overload(const Node& n, Pred pred) {
-  const OpRegistry& reg = OpRegistry::builtin();
-  if (!n.overload().empty()) {
-    if (const OpDef* def = reg.find(n.kind(), n.overload())) return pred(*def);
-  }
-  for (const OpDef& def : reg.overloads(n.kind())) {
+  // The overloads and the named one were resolved when the node was made.
+  if (!n.overloads()) return false;
+  if (!n.overload().empty() && n.op()) return pred(*n.op());
+  for (const OpDef& def : *n.overloads()) {
     if (first_argument_fits(def, n) && pred(def)) return true;
   }
   return false;
-}
-
-// Structural kinds: they build, take apart or choose values and do nothing else
-// (an If's or Loop's effects are those of its blocks).
-bool structural(const Node& n) {
-  const std::string& k = n.kind();
-  return k == kind::If || k == kind::Loop || k == kind::Constant || k == kind::TupleConstruct ||
-         k == kind::TupleUnpack || k == kind::TupleIndex || k == kind::ListConstruct ||
-         k == kind::ListUnpack || k == kind::Uninitialized || k == kind::Param || k == kind::Return;
 }
 
 }  // namespace
@@ -55,16 +45,16 @@ bool mutates_inputs(const Node& n) {
 }
 
 bool has_own_effects(const Node& n) {
-  const std::string& k = n.kind();
-  if (k == kind::Print || k == kind::RaiseException || k == kind::Guard) return true;
-  if (k == "aten::backward") return true;  // accumulates into the leaves' .grad
-  if (structural(n)) return false;
-  if (OpRegistry::builtin().overloads(k).empty()) return true;  // unknown: kept
+  // The IR's prims: their entry in the prim list (an If's or Loop's effects are
+  // those of its blocks).
+  if (n.prim() != Prim::None) return prim_info(n.prim()).effect != PrimEffect::Pure;
+  if (n.sym() == op::backward) return true;  // accumulates into the leaves' .grad
+  if (!n.overloads()) return true;           // unknown: kept
   return any_overload(n, [](const OpDef& def) { return def.mutates || def.is_random; });
 }
 
 bool is_unchanged_list(const Value& v) {
-  if (v.node()->kind() != kind::ListConstruct) return false;
+  if (v.node()->prim() != Prim::ListConstruct) return false;
   for (const Use& u : v.uses()) {
     if (mutates_inputs(*u.user)) return false;
   }

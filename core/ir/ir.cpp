@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/base/error.h"
+#include "core/ops/op_registry.h"
 
 namespace d2s::ir {
 
@@ -115,13 +116,43 @@ void Node::set_attr(const std::string& name, IValue value) {
   attrs_.emplace_back(name, std::move(value));
 }
 
+Node::Node(Graph* g, std::string kind, SourceRange range)
+    : graph_(g), kind_(std::move(kind)), range_(std::move(range)) {
+  sym_ = Symbol::intern(kind_);
+  if (sym_.prim() != Prim::None) return;
+  const std::vector<OpDef>& defs = OpRegistry::builtin().overloads(kind_);
+  if (!defs.empty()) overloads_ = &defs;
+  resolve_op();
+}
+
+void Node::set_overload(std::string o) {
+  overload_ = std::move(o);
+  resolve_op();
+}
+
+// As the executor binds: the named overload, else the only one; several and none
+// named leaves the choice to the run (by the arguments' types).
+void Node::resolve_op() {
+  op_ = nullptr;
+  if (!overloads_) return;
+  if (overload_.empty()) {
+    if (overloads_->size() == 1) op_ = &overloads_->front();
+    return;
+  }
+  for (const OpDef& def : *overloads_) {
+    if (def.schema.overload == overload_) op_ = &def;
+    if (op_) return;
+  }
+}
+
 bool Node::is_sentinel() const {
-  return kind_ == kind::Param || kind_ == kind::Return;
+  const Prim p = prim();
+  return p == Prim::Param || p == Prim::Return;
 }
 
 void Node::insert_before(Node* n) {
   check(n != nullptr && n->owning_block_ != nullptr, "insert_before: target is not in a block");
-  check(n->kind_ != kind::Param || n->owning_block_->param_ != n,
+  check(n->prim() != Prim::Param || n->owning_block_->param_ != n,
         "insert_before: cannot insert before a block's param node");
   check(!in_block_list() && prev_ == nullptr, "insert_before: node is already in a block");
   check(!is_sentinel(), "insert_before: sentinels cannot be moved");

@@ -35,8 +35,13 @@
 #include <vector>
 
 #include "core/base/source.h"
+#include "core/ir/symbols.h"
 #include "core/ir/types.h"
 #include "core/tensor/ivalue.h"
+
+namespace d2s {
+struct OpDef;
+}
 
 namespace d2s::ir {
 
@@ -131,7 +136,21 @@ class Node {
   const std::string& kind() const { return kind_; }
   // The registry overload for aten nodes ("dim" for aten::max.dim); may be empty.
   const std::string& overload() const { return overload_; }
-  void set_overload(std::string o) { overload_ = std::move(o); }
+  void set_overload(std::string o);
+
+  // Resolved when the node is made (and when its overload is set), so that passes
+  // and the planner never look its kind up by name (core/ir/symbols.h):
+  //  * sym(): the interned kind; `n->sym() == ir::op::size` is an integer compare.
+  //  * prim(): the IR prim it is (Prim::If, ...), Prim::None for registry ops.
+  //  * overloads(): the registry's overloads of the kind; null for IR prims and
+  //    kinds the registry does not know.
+  //  * op(): the overload the node names, or its kind's only overload; null when it
+  //    names none and there are several (the executor chooses at run time by the
+  //    arguments), when the named one does not exist, and for prims.
+  Symbol sym() const { return sym_; }
+  Prim prim() const { return sym_.prim(); }
+  const std::vector<OpDef>* overloads() const { return overloads_; }
+  const OpDef* op() const { return op_; }
 
   const std::vector<Value*>& inputs() const { return inputs_; }
   const std::vector<Value*>& outputs() const { return outputs_; }
@@ -173,13 +192,16 @@ class Node {
   friend class Graph;
   friend class Block;
   friend class Value;
-  Node(Graph* g, std::string kind, SourceRange range)
-      : graph_(g), kind_(std::move(kind)), range_(std::move(range)) {}
+  Node(Graph* g, std::string kind, SourceRange range);
   void unlink();
+  void resolve_op();  // op_ from overloads_ and overload_
 
   Graph* graph_;
   std::string kind_;
   std::string overload_;
+  Symbol sym_;
+  const std::vector<OpDef>* overloads_ = nullptr;
+  const OpDef* op_ = nullptr;
   std::vector<Value*> inputs_;
   std::vector<Value*> outputs_;
   std::vector<Block*> blocks_;

@@ -18,17 +18,10 @@ std::string value_name(const Value* v) {
   return "%" + (v->debug_name().empty() ? std::to_string(v->unique()) : v->debug_name());
 }
 
-// The IR's own prim:: kinds. Every one starts with "prim::", so an aten kind (most
-// nodes) is told by its first letter, and the rest by length before any memcmp.
-bool is_known_prim(const std::string& kind) {
-  if (kind.rfind("prim::", 0) != 0) return false;
-  for (std::string_view prim :
-       {kind::Constant, kind::If, kind::Loop, kind::Guard, kind::Print, kind::RaiseException,
-        kind::TupleConstruct, kind::TupleUnpack, kind::TupleIndex, kind::ListConstruct,
-        kind::ListUnpack, kind::Uninitialized}) {
-    if (kind == prim) return true;
-  }
-  return false;
+// The IR's own prim kinds a block may hold (the sentinels only as sentinels).
+bool is_known_prim(const Node& n) {
+  const Prim p = n.prim();
+  return p != Prim::None && p != Prim::Param && p != Prim::Return;
 }
 
 bool cond_type_ok(const Type& t) {
@@ -99,7 +92,7 @@ class Verifier {
     const Node* p = b->param_node();
     const Node* r = b->return_node();
     if (b->owning_graph() != &g_) fail_block(b, "a block belongs to another graph");
-    if (p == nullptr || r == nullptr || p->kind() != kind::Param || r->kind() != kind::Return ||
+    if (p == nullptr || r == nullptr || p->prim() != Prim::Param || r->prim() != Prim::Return ||
         p->owning_block() != b || r->owning_block() != b) {
       fail_block(b, "a block's param/return sentinels are broken");
     }
@@ -182,51 +175,86 @@ class Verifier {
 
   void check_node(const Node* n) {
     const std::string& k = n->kind();
+    const Prim p = n->prim();
     const size_t ins = n->inputs().size();
     const size_t outs = n->outputs().size();
     if (!n->range().known()) fail(n, "the node has no source location");
     // prim:: kinds of the IR itself, or any registry op (aten::*, and registry ops
-    // spelled prim:: as TorchScript spells them, such as prim::dtype).
-    if (!is_known_prim(k)) {
-      const std::vector<OpDef>& defs = OpRegistry::builtin().overloads(k);
-      if (defs.empty()) fail(n, "unknown node kind '" + k + "'");
-      // Looked up among the kind's overloads: no qualified name built per node.
-      if (!n->overload().empty() && std::none_of(defs.begin(), defs.end(), [&](const OpDef& d) {
-            return d.schema.overload == n->overload();
-          })) {
+    // spelled prim:: as TorchScript spells them, such as prim::dtype). Both were
+    // resolved when the node was made.
+    if (!is_known_prim(*n)) {
+      if (!n->overloads()) fail(n, "unknown node kind '" + k + "'");
+      if (!n->overload().empty() && !n->op()) {
         fail(n, "'" + k + "' has no overload '" + n->overload() + "'");
       }
     }
-    if (k != kind::If && k != kind::Loop && !n->blocks().empty()) {
+    // Blocks: only the prims whose entry has them (If, Loop).
+    if ((p == Prim::None || prim_info(p).blocks == 0) && !n->blocks().empty()) {
       fail(n, k + " cannot have blocks");
     }
-    if (k == kind::If) return check_if(n);
-    if (k == kind::Loop) return check_loop(n);
-    if (k == kind::Constant) {
-      if (ins != 0 || outs != 1) fail(n, "prim::Constant needs no inputs and 1 output");
-      const IValue* value = n->attr("value");
-      if (!value) fail(n, "prim::Constant has no 'value' attribute");
-      if (!types_compatible(type_of(*value), n->output()->type())) {
-        fail(n, "the constant's type " + n->output()->type().str() + " does not match its value (" +
-                    type_of(*value).str() + ")");
+    switch (p) {
+      case Prim::If:
+        return check_if(n);
+      case Prim::Loop:
+        return check_loop(n);
+      case Prim::Constant: {
+        if (ins != 0 || outs != 1) fail(n, "prim::Constant needs no inputs and 1 output");
+        const IValue* value = n->attr("value");
+        if (!value) fail(n, "prim::Constant has no 'value' attribute");
+        if (!types_compatible(type_of(*value), n->output()->type())) {
+          fail(n, "the constant's type " + n->output()->type().str() +
+                      " does not match its value (" + type_of(*value).str() + ")");
+        }
+        return;
       }
-    } else if (k == kind::Guard) {
-      if (ins != 1 || outs != 0) fail(n, "prim::Guard needs 1 input and no outputs");
-      if (!n->attr("seen")) fail(n, "prim::Guard has no 'seen' attribute");
-    } else if (k == kind::Print) {
-      if (outs != 0) fail(n, "prim::Print has no outputs");
-    } else if (k == kind::RaiseException) {
-      if (ins > 1 || outs != 0) fail(n, "prim::RaiseException takes at most 1 input, no outputs");
-    } else if (k == kind::TupleConstruct || k == kind::ListConstruct) {
-      if (outs != 1) fail(n, k + " needs 1 output");
-    } else if (k == kind::TupleUnpack || k == kind::ListUnpack) {
-      if (ins != 1) fail(n, k + " needs 1 input");
-    } else if (k == kind::TupleIndex) {
-      bool ok = outs == 1 && (ins == 2 || (ins == 1 && n->attr("index")));
-      if (!ok) fail(n, "prim::TupleIndex needs (tuple, index) inputs and 1 output");
-    } else if (k == kind::Uninitialized) {
-      if (ins != 0 || outs != 1) fail(n, "prim::Uninitialized needs no inputs and 1 output");
-    } else if (k == "prim::unchecked_cast") {
+      case Prim::Guard: {
+        if (ins != 1 || outs != 0) fail(n, "prim::Guard needs 1 input and no outputs");
+        if (!n->attr("seen")) fail(n, "prim::Guard has no 'seen' attribute");
+        const IValue* what = n->attr("what");
+        GuardKind g;
+        if (what && (!what->is_string() || !parse_guard_kind(what->to_string(), &g))) {
+          fail(n, "prim::Guard has an unknown 'what' " + what->repr() +
+                      " (known: " + guard_kind_names() + ")");
+        }
+        return;
+      }
+      case Prim::Print:
+        if (outs != 0) fail(n, "prim::Print has no outputs");
+        return;
+      case Prim::RaiseException:
+        if (ins > 1 || outs != 0) fail(n, "prim::RaiseException takes at most 1 input, no outputs");
+        return;
+      case Prim::TupleConstruct:
+      case Prim::ListConstruct:
+        if (outs != 1) fail(n, k + " needs 1 output");
+        return;
+      case Prim::TupleUnpack:
+      case Prim::ListUnpack:
+        if (ins != 1) fail(n, k + " needs 1 input");
+        return;
+      case Prim::TupleIndex: {
+        bool ok = outs == 1 && (ins == 2 || (ins == 1 && n->attr("index")));
+        if (!ok) fail(n, "prim::TupleIndex needs (tuple, index) inputs and 1 output");
+        return;
+      }
+      case Prim::Uninitialized:
+        if (ins != 0 || outs != 1) fail(n, "prim::Uninitialized needs no inputs and 1 output");
+        return;
+      case Prim::None:
+      case Prim::Param:
+      case Prim::Return:
+        break;
+    }
+    check_registry_op(n);
+  }
+
+  // Registry ops whose inputs and outputs the verifier knows more of than the schema.
+  void check_registry_op(const Node* n) {
+    const std::string& k = n->kind();
+    const Symbol s = n->sym();
+    const size_t ins = n->inputs().size();
+    const size_t outs = n->outputs().size();
+    if (s == op::unchecked_cast) {
       // Optional refinement: an Optional (T?) known not to be None, as its T.
       if (ins != 1 || outs != 1) fail(n, "prim::unchecked_cast needs 1 input and 1 output");
       const Type& in = n->input(0)->type();
@@ -237,7 +265,7 @@ class Verifier {
         check_types(n, in.elements[0], n->output()->type(),
                     "prim::unchecked_cast gives the Optional's element type");
       }
-    } else if (k == "prim::DictConstruct") {
+    } else if (s == op::DictConstruct) {
       // key, value pairs (core/ops/kernels_dict.cpp) making one Dict(K, V).
       if (ins % 2 != 0 || outs != 1) {
         fail(n, "prim::DictConstruct needs key, value pairs and 1 output");
@@ -251,7 +279,7 @@ class Verifier {
                     i % 2 ? "a value of the dict does not match its value type"
                           : "a key of the dict does not match its key type");
       }
-    } else if (k == "aten::__is__" || k == "aten::__isnot__") {
+    } else if (s == op::is || s == op::isnot) {
       if (ins != 2 || outs != 1) fail(n, k + " needs 2 inputs and 1 output");
       check_types(n, n->output()->type(), Type::of_bool(), k + " gives a bool");
     }

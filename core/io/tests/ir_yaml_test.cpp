@@ -312,6 +312,21 @@ TEST(IrYamlErrorsTest, TheVerifierRunsAndPointsIntoTheFile) {
   EXPECT_EQ(e.range().line, 18);
 }
 
+// A guard's kind ("what") is parsed once; an unknown one is refused where it is written.
+TEST(IrYamlErrorsTest, AnUnknownGuardKindIsRefusedAtItsNode) {
+  Error e = load_error(graph_text(
+      "  - {kind: prim::Constant, outputs: [{id: 0, type: int}], attrs: {value: {int: 1}}, "
+      "loc: {line: 1, col: 1}}\n"
+      "  - {kind: prim::Guard, inputs: [0], attrs: {seen: {int: 1}, what: {str: sahpe}}, "
+      "loc: {line: 2, col: 1}}\n"));
+  EXPECT_NE(e.message().find("prim::Guard has an unknown 'what' 'sahpe'"), std::string::npos)
+      << e.message();
+  EXPECT_NE(e.message().find("shape"), std::string::npos) << e.message();  // the known ones
+  EXPECT_EQ(e.range().line, 9);
+  EXPECT_EQ(e.range().path(), "g.yaml");
+  EXPECT_EQ(e.exit_code(), 2);
+}
+
 TEST(IrYamlErrorsTest, HostileInputsNeverCrash) {
   // Deep nesting (yaml-cpp's own limit), alias cycles, odd scalars, deep blocks.
   expect_error(std::string(100000, '['), "invalid YAML", 1);
