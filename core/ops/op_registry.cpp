@@ -324,7 +324,6 @@ OpRegistry::Bound OpRegistry::bind(std::string_view base_name, const ValueList& 
               where, hint);
 }
 
-
 void OpRegistry::add(std::string_view schema, Kernel kernel, bool is_random) {
   OpDef def{OpSchema::parse(schema), std::move(kernel), is_random, {}, {}, false, false};
   def.mutates = def.schema.mutates();
