@@ -381,7 +381,7 @@ Graph::Cloned Graph::clone() const {
     for (const Node* n : from->nodes()) {
       Node* c = g.create(n->kind_, {}, n->outputs_.size(), n->range_);
       for (const Value* in : n->inputs_) c->add_input(mapped(in));
-      c->overload_ = n->overload_;
+      c->set_overload(n->overload_);
       c->attrs_ = n->attrs_;  // constants' tensors are shared, as IValue copies share
       for (size_t i = 0; i < n->outputs_.size(); ++i) copy_value(n->outputs_[i], c->outputs_[i]);
       to->append(c);
