@@ -7,6 +7,8 @@
 // the registry's one conversion per argument (fit_argument, core/ops/op_registry.h):
 // bool → int for int, numbers → float for float, a single int or a tuple → list
 // for int[], dtype names → codes for ScalarType.
+#include <unordered_map>
+
 #include "core/exec/plan.h"
 #include "core/tensor/ivalue_dict.h"
 
@@ -56,6 +58,39 @@ bool bind_in_order(const OpSchema& schema, const std::vector<ArgSpec>& specs, Va
   return true;
 }
 
+namespace {
+
+// The op's direct entry, found by the OpDef's address in a map built once from the
+// table (kernels::fast_kernels), or null.
+const kernels::FastEntry* fast_entry(const OpDef& op) {
+  static const std::unordered_map<const OpDef*, const kernels::FastEntry*> by_op = [] {
+    std::unordered_map<const OpDef*, const kernels::FastEntry*> map;
+    for (const kernels::FastEntry& e : kernels::fast_kernels()) {
+      if (const OpDef* def = OpRegistry::builtin().find_qualified(e.op)) map.emplace(def, &e);
+    }
+    return map;
+  }();
+  const auto it = by_op.find(&op);
+  return it == by_op.end() ? nullptr : it->second;
+}
+
+// Sets call.fast when the bound call fits op's direct entry: its first operand read
+// from a slot (a constant one is folded before it runs), add/sub's alpha the constant 1.
+void bind_fast(const OpDef& op, BoundCall& call) {
+  const kernels::FastEntry* e = fast_entry(op);
+  if (!e || call.from.size() < e->operands || call.from[0] == kFixedArg) return;
+  if (e->alpha_arg >= 0) {
+    const auto alpha = static_cast<size_t>(e->alpha_arg);
+    if (alpha >= call.from.size() || call.from[alpha] != kFixedArg) return;
+    const IValue& v = call.fixed[alpha];
+    if (!v.is_int() || v.to_int() != 1) return;
+  }
+  call.fast = e->kernel;
+  call.fast_operands = e->operands;
+}
+
+}  // namespace
+
 BoundCall bind_call(ir::Symbol kind, const OpDef& op, const std::vector<ArgSpec>& specs,
                     const std::vector<uint32_t>& slots, const std::vector<const IValue*>& statics,
                     bool named) {
@@ -87,6 +122,7 @@ BoundCall bind_call(ir::Symbol kind, const OpDef& op, const std::vector<ArgSpec>
   call.named = named;
   call.mm = kind == ir::op::mm;
   call.small_matmul = (call.mm || kind == ir::op::matmul) && n == 2;
+  bind_fast(op, call);
   return call;
 }
 

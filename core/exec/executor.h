@@ -64,6 +64,9 @@ struct ExecStats {
   // Small products (vector x matrix, float32, up to 64 x 64) written into the buffer of a
   // tensor that died earlier in the run instead of a fresh one.
   int64_t reused_buffers = 0;
+  // Kernel calls that took the op's direct entry (core/ops/kernels_fast.h) instead of
+  // the registry's call.
+  int64_t direct_calls = 0;
 };
 
 class Executor {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/ir/ir.h"
+#include "core/ops/kernels_fast.h"
 #include "core/ops/op_registry.h"
 #include "core/tensor/ivalue.h"
 
@@ -70,6 +71,12 @@ struct BoundCall {
   // kernels::small_matmul_into, into a buffer the run recycled (Runner::spare_).
   bool small_matmul = false;
   bool mm = false;  // the op is aten::mm (2-D operands only)
+  // The op's direct entry (core/ops/kernels_fast.h), when it has one and the call fits
+  // it (operands read from slots or constants, add/sub's alpha the constant 1): the run
+  // calls it on the slots themselves and builds no argument list, falling back to the
+  // bound call when it declines.
+  kernels::FastKernel fast = nullptr;
+  uint8_t fast_operands = 0;
 };
 
 // How an aten node reaches its kernel: its overload when the node names one (as

@@ -96,20 +96,33 @@ class Runner {
 
   void set(uint32_t s, const IValue& v) { set(s, IValue(v)); }
   void set(uint32_t s, IValue&& v) {
-    if (!filled_[s]) {
-      filled_[s] = 1;
-      if (++live_ > stats_.peak_live_slots) stats_.peak_live_slots = live_;
-    }
-    const size_t bytes = tensor_bytes(v);
-    live_bytes_ += bytes - slot_bytes_[s];
-    slot_bytes_[s] = bytes;
-    if (live_bytes_ > stats_.peak_tensor_bytes) stats_.peak_tensor_bytes = live_bytes_;
+    count_filled(s, tensor_bytes(v));
     IValue& slot = slots_[s];
     if (slot.is_tensor() && v.is_tensor()) {
       slot.to_tensor() = std::move(v.to_tensor());  // no visit of the variant
     } else {
       slot = std::move(v);
     }
+  }
+  // A defined tensor, as the direct entries give: no IValue made on the way.
+  void set(uint32_t s, Tensor&& t) {
+    count_filled(s, t.impl()->storage->nbytes);
+    IValue& slot = slots_[s];
+    if (slot.is_tensor()) {
+      slot.to_tensor() = std::move(t);
+    } else {
+      slot = IValue(std::move(t));
+    }
+  }
+  // The live-slot and live-byte counts (ExecStats) for slot s now holding `bytes`.
+  void count_filled(uint32_t s, size_t bytes) {
+    if (!filled_[s]) {
+      filled_[s] = 1;
+      if (++live_ > stats_.peak_live_slots) stats_.peak_live_slots = live_;
+    }
+    live_bytes_ += bytes - slot_bytes_[s];
+    slot_bytes_[s] = bytes;
+    if (live_bytes_ > stats_.peak_tensor_bytes) stats_.peak_tensor_bytes = live_bytes_;
   }
   void release(uint32_t s) {
     if (!filled_[s]) return;
@@ -343,7 +356,23 @@ class Runner {
   }
 
   void call_kernel(const Instr& ins) {
-    IValue result = guarded_call(ins);
+    // An op with a direct entry (BoundCall::fast): its result goes straight into the
+    // output slot, with no argument list and no IValue on the way.
+    const BoundCall& bound = ins.kernel.call;
+    if (bound.fast && ins.out.size() == 1) {
+      Tensor out;
+      if (with_location(ins, [&] { return fast_call(ins, bound, out); })) {
+        return set(ins.out[0], std::move(out));
+      }
+    }
+    // The same for a small vector x matrix product (BoundCall::small_matmul).
+    if (bound.small_matmul && ins.out.size() == 1) {
+      Tensor out;
+      if (with_location(ins, [&] { return small_matmul(bound, out); })) {
+        return set(ins.out[0], std::move(out));
+      }
+    }
+    IValue result = with_location(ins, [&] { return dispatch(ins); });
     ctx_.dead_args = 0;
     if (plan_.recycles) {
       // Dead arguments the kernel did not write into die here: keep the small ones.
@@ -363,10 +392,11 @@ class Runner {
     set_outputs(ins, result.tuple_items());
   }
 
-  // The call with the node's location on whatever it throws.
-  IValue guarded_call(const Instr& ins) {
+  // f() with the node's location on whatever it throws.
+  template <typename F>
+  auto with_location(const Instr& ins, F f) -> decltype(f()) {
     try {
-      return dispatch(ins);
+      return f();
     } catch (const Error& e) {
       if (e.range().known() || e.range().file) throw;
       throw Error(e.message(), ins.range, e.hint(), e.exit_code());
@@ -457,21 +487,54 @@ class Runner {
       }
       return invoke(ins, args);
     }
-    if (c.small_matmul) {
-      IValue product;
-      if (small_matmul(c, args, product)) return product;
-    }
     return run_op(*c.op, ctx_, args);
+  }
+
+  // BoundCall::fast: the op's direct entry on the operands where the slots hold them.
+  // False, with nothing moved or written, when it declines or the call is to be
+  // recorded for the autograd (run_op then records it).
+  bool fast_call(const Instr& ins, const BoundCall& c, Tensor& out) {
+    const IValue& a = slots_[c.from[0]];
+    const IValue* b = c.fast_operands == 2 ? &operand(c, 1) : nullptr;
+    if (grad_mode_enabled() && (needs_grad(a) || (b && needs_grad(*b)))) return false;
+    // As the kernels' reusable_arg: a dead operand's buffer nobody else sees, of the
+    // result's shape (the first operand's, on the direct entries' paths).
+    Tensor reuse;
+    if (ins.dead_inputs & 1u) reuse = reusable(a);
+    if (!reuse.defined() && b && c.from[1] != kFixedArg && (ins.dead_inputs >> 1 & 1u)) {
+      reuse = reusable(*b);
+      if (reuse.defined() &&
+          !(a.is_tensor() && a.to_tensor().defined() && reuse.shape() == a.to_tensor().shape())) {
+        reuse = Tensor();
+      }
+    }
+    if (!c.fast(a, b, std::move(reuse), out)) return false;
+    ++stats_.direct_calls;
+    return true;
+  }
+
+  static bool needs_grad(const IValue& v) { return v.is_tensor() && v.to_tensor().requires_grad(); }
+
+  // A float32 tensor without autograd history that only this slot refers to.
+  static Tensor reusable(const IValue& v) {
+    if (!v.is_tensor()) return Tensor();
+    const Tensor& t = v.to_tensor();
+    if (!t.sole_owner() || t.dtype() != DType::Float32 || t.requires_grad() || t.impl()->autograd) {
+      return Tensor();
+    }
+    return t;
   }
 
   // BoundCall::small_matmul: a float32 vector x matrix of at most 64 x 64, into a
   // recycled tensor of the result's shape when there is one. False, with nothing
   // done, when it does not apply (the op's kernel then computes and reports), or when
   // the product is to be recorded for the autograd.
-  bool small_matmul(const BoundCall& c, const ValueList& args, IValue& result) {
-    if (!args[0].is_tensor() || !args[1].is_tensor()) return false;
-    const Tensor& a = args[0].to_tensor();
-    const Tensor& b = args[1].to_tensor();
+  bool small_matmul(const BoundCall& c, Tensor& result) {
+    const IValue& av = operand(c, 0);
+    const IValue& bv = operand(c, 1);
+    if (!av.is_tensor() || !bv.is_tensor()) return false;
+    const Tensor& a = av.to_tensor();
+    const Tensor& b = bv.to_tensor();
     bool vector = false;
     const int64_t n = kernels::small_matmul_cols(a, b, c.mm, &vector);
     if (n < 0 || (grad_mode_enabled() && (a.requires_grad() || b.requires_grad()))) {
@@ -492,8 +555,13 @@ class Runner {
       out = vector ? Tensor::empty({n}, DType::Float32) : Tensor::empty({1, n}, DType::Float32);
     }
     kernels::small_matmul_into(a, b, out);
-    result = IValue(std::move(out));
+    result = std::move(out);
     return true;
+  }
+
+  // Argument i of a bound call: its slot, or the value the plan holds.
+  const IValue& operand(const BoundCall& c, size_t i) const {
+    return c.from[i] == kFixedArg ? c.fixed[i] : slots_[c.from[i]];
   }
 
   // A value that dies: a small float32 vector nothing else refers to (no view, no

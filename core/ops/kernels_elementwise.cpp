@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/ops/kernels.h"
+#include "core/ops/kernels_fast.h"
 
 namespace d2s::kernels {
 
@@ -224,6 +225,32 @@ bool float_fast_path(BinaryOp op, const IValue& av, const IValue& bv, Tensor* re
 }
 
 }  // namespace
+
+// The executor's direct entries (kernels_fast.h): the registered kernels' float32
+// loops (float_fast_path), with alpha 1 for add and sub (the planner checks it).
+bool fast_add(const IValue& a, const IValue* b, Tensor reuse, Tensor& out) {
+  if (!float_fast_path(BinaryOp::Add, a, *b, &reuse)) return false;
+  out = std::move(reuse);
+  return true;
+}
+
+bool fast_sub(const IValue& a, const IValue* b, Tensor reuse, Tensor& out) {
+  if (!float_fast_path(BinaryOp::Sub, a, *b, &reuse)) return false;
+  out = std::move(reuse);
+  return true;
+}
+
+bool fast_mul(const IValue& a, const IValue* b, Tensor reuse, Tensor& out) {
+  if (!float_fast_path(BinaryOp::Mul, a, *b, &reuse)) return false;
+  out = std::move(reuse);
+  return true;
+}
+
+bool fast_div(const IValue& a, const IValue* b, Tensor reuse, Tensor& out) {
+  if (!float_fast_path(BinaryOp::Div, a, *b, &reuse)) return false;
+  out = std::move(reuse);
+  return true;
+}
 
 Tensor binary_op(BinaryOp op, const IValue& av, const IValue& bv) {
   return binary_op(op, av, bv, Tensor());

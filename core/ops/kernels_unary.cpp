@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/ops/kernels.h"
+#include "core/ops/kernels_fast.h"
 
 namespace d2s::kernels {
 
@@ -185,6 +186,32 @@ Tensor clamp(const IValue& self, const IValue& lo, const IValue& hi) {
 }
 
 }  // namespace
+
+// The executor's direct entries (kernels_fast.h): the registered kernels below, on a
+// float32 tensor.
+namespace {
+bool float_tensor(const IValue& v) {
+  return v.is_tensor() && v.to_tensor().defined() && v.to_tensor().dtype() == DType::Float32;
+}
+}  // namespace
+
+bool fast_tanh(const IValue& a, const IValue*, Tensor reuse, Tensor& out) {
+  if (!float_tensor(a)) return false;
+  out = vector_tanh(a.to_tensor(), std::move(reuse));
+  return true;
+}
+
+bool fast_relu(const IValue& a, const IValue*, Tensor reuse, Tensor& out) {
+  if (!float_tensor(a)) return false;
+  out = relu(a.to_tensor(), std::move(reuse));
+  return true;
+}
+
+bool fast_sigmoid(const IValue& a, const IValue*, Tensor reuse, Tensor& out) {
+  if (!float_tensor(a)) return false;
+  out = float_unary(a.to_tensor(), sigmoid, std::move(reuse));
+  return true;
+}
 
 void register_unary(OpRegistry& r) {
   using A = const ValueList&;

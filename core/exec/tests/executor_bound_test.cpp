@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "core/autograd/autograd.h"
 #include "core/base/error.h"
@@ -308,6 +309,142 @@ TEST(ExecutorBoundTest, AnUnnamedOverloadFollowsTheKindsOfEachRun) {
   ValueList again = exec.run({IValue(int64_t{2}), IValue(int64_t{3})});
   ASSERT_TRUE(again[0].is_int());
   EXPECT_EQ(again[0].to_int(), 6);
+}
+
+// y = kind(x[, other]) through the executor, against the registry's call of the same
+// op on the same values: the same bits, and whether the call took the op's direct entry
+// (core/ops/kernels_fast.h) on the second run. (A node naming no overload of an op
+// that has several, as tanh with its float one, chooses on its first call by the
+// arguments' kinds and is bound from then on.)
+struct DirectCase {
+  const char* kind;
+  const char* overload;
+  IValue other;  // none for a unary op
+};
+
+int64_t run_direct_case(const DirectCase& c, const Tensor& x, Tensor* result) {
+  Graph g;
+  Value* xv = g.add_input("x", Type::tensor());
+  std::vector<Value*> in = {xv};
+  std::vector<IValue> args = {IValue(x)};
+  if (!c.other.is_none()) {
+    in.push_back(g.add_input("other", Type::any()));
+    args.push_back(c.other);
+  }
+  g.register_output(op(g, c.kind, in, c.overload)->output());
+  Executor exec(g);
+  exec.run(args);
+  ValueList out = exec.run(args);
+  *result = out[0].to_tensor();
+  return exec.stats().direct_calls;
+}
+
+TEST(ExecutorDirectTest, FloatOperandsTakeTheDirectEntryWithTheKernelsBits) {
+  Tensor x = filled({4, 16}, 1);
+  x.data<float>()[3] = std::nanf("");
+  x.data<float>()[5] = -0.0f;
+  const std::vector<DirectCase> cases = {
+      {"aten::add", "Tensor", IValue(filled({4, 16}, 2))},
+      {"aten::add", "Tensor", IValue(filled({16}, 3))},  // a bias along the last dimension
+      {"aten::add", "Tensor", IValue(1.0)},
+      {"aten::sub", "Tensor", IValue(int64_t{2})},
+      {"aten::mul", "Tensor", IValue(0.5)},
+      {"aten::mul", "Tensor", IValue(filled({4, 16}, 4))},
+      {"aten::div", "Tensor", IValue(filled({16}, 5))},
+      {"aten::tanh", "", IValue()},
+      {"aten::relu", "", IValue()},
+      {"aten::sigmoid", "", IValue()},
+  };
+  for (const DirectCase& c : cases) {
+    Tensor got;
+    EXPECT_EQ(run_direct_case(c, x, &got), 1) << c.kind << " " << c.other.repr();
+    ValueList args = {IValue(x)};
+    if (!c.other.is_none()) args.push_back(c.other);
+    OpContext ctx;
+    const Tensor want = OpRegistry::builtin().call(ctx, c.kind, args, {}, here()).to_tensor();
+    EXPECT_TRUE(same_bits(got, want)) << c.kind << " " << c.other.repr();
+  }
+  EXPECT_TRUE(same_bits(x,
+                        [] {
+                          Tensor again = filled({4, 16}, 1);
+                          again.data<float>()[3] = std::nanf("");
+                          again.data<float>()[5] = -0.0f;
+                          return again;
+                        }()))
+      << "the caller's x was written";
+}
+
+TEST(ExecutorDirectTest, OtherOperandsAndAlphaTakeTheRegistrysCall) {
+  const Tensor x = filled({4, 16}, 1);
+  Tensor got;
+  // A broadcast other than along the last dimension, an int64 tensor, a bool.
+  EXPECT_EQ(run_direct_case({"aten::add", "Tensor", IValue(filled({4, 1}, 2))}, x, &got), 0);
+  EXPECT_EQ(got.shape(), (Shape{4, 16}));
+  EXPECT_EQ(run_direct_case({"aten::mul", "Tensor", IValue(filled({4, 16}, 2))},
+                            Tensor::full({4, 16}, 3.0, DType::Int64), &got),
+            0);
+  EXPECT_EQ(got.dtype(), DType::Float32);
+  EXPECT_EQ(
+      run_direct_case({"aten::relu", "", IValue()}, Tensor::full({3}, 2.0, DType::Int64), &got), 0);
+  EXPECT_EQ(got.dtype(), DType::Int64);
+  // add with alpha 2 is bound without the direct entry.
+  Graph g;
+  Value* a = g.add_input("a", Type::tensor());
+  Value* two = g.insert_constant(IValue(int64_t{2}), here());
+  g.register_output(op(g, "aten::add", {a, a, two}, "Tensor")->output());
+  Executor exec(g);
+  ValueList out = exec.run({IValue(Tensor::full({2}, 1.5))});
+  EXPECT_EQ(out[0].to_tensor().value_at(0), 4.5);
+  EXPECT_EQ(exec.stats().direct_calls, 0);
+}
+
+TEST(ExecutorDirectTest, OperandsThatNeedGradientsAreRecorded) {
+  Tensor x = filled({2, 3}, 1);
+  x.set_requires_grad(true);
+  Tensor got;
+  EXPECT_EQ(run_direct_case({"aten::tanh", "", IValue()}, x, &got), 0);
+  EXPECT_TRUE(got.requires_grad());
+  EXPECT_FALSE(is_leaf(got));
+  GradModeGuard off(false);
+  EXPECT_EQ(run_direct_case({"aten::tanh", "", IValue()}, x, &got), 1);
+  EXPECT_FALSE(got.requires_grad());
+}
+
+TEST(ExecutorDirectTest, AResultWritesIntoADeadOperandOnlyWhenNothingElseSeesIt) {
+  // t = tanh(x); y = t * 0.5 (t dies: its buffer takes y); z = y + y (y is returned,
+  // so z takes a fresh buffer); the RNN's steps take the direct entries too.
+  Graph g;
+  Value* x = g.add_input("x", Type::tensor());
+  Value* half = g.insert_constant(IValue(0.5), here());
+  Value* t = op(g, "aten::tanh", {x})->output();
+  Value* y = op(g, "aten::mul", {t, half}, "Tensor")->output();
+  Value* z = op(g, "aten::add", {y, y}, "Tensor")->output();
+  g.register_output(y);
+  g.register_output(z);
+  Executor exec(g);
+  const Tensor xv = filled({8}, 1);
+  exec.run({IValue(xv)});
+  ValueList out = exec.run({IValue(xv)});
+  OpContext ctx;
+  const Tensor want_y = kernels::binary_op(
+      kernels::BinaryOp::Mul,
+      OpRegistry::builtin().call(ctx, "aten::tanh", {IValue(xv)}, {}, here()), IValue(0.5));
+  EXPECT_TRUE(same_bits(out[0].to_tensor(), want_y));
+  EXPECT_TRUE(same_bits(out[1].to_tensor(), kernels::binary_op(kernels::BinaryOp::Add,
+                                                               IValue(want_y), IValue(want_y))));
+  EXPECT_FALSE(out[0].to_tensor().shares_storage(out[1].to_tensor()));
+  EXPECT_TRUE(same_bits(xv, filled({8}, 1))) << "the caller's x was written";
+  EXPECT_EQ(exec.stats().direct_calls, 3);
+
+  Rnn rnn(10);
+  Executor loop(rnn.g);
+  GradModeGuard off(false);
+  const ValueList inputs = {IValue(filled({1, 16}, 1)), IValue(filled({1, 16}, 2)),
+                            IValue(filled({16, 16}, 3)), IValue(filled({16, 16}, 4)),
+                            IValue(filled({16}, 5))};
+  loop.run(inputs);
+  loop.run(inputs);
+  EXPECT_EQ(loop.stats().direct_calls, 3 * 10);  // add, add, tanh per step
 }
 
 }  // namespace
