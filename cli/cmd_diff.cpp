@@ -104,6 +104,7 @@ int run_diff(const DiffCmd& o) {
   } else {
     write_file_atomic(o.output, text);
   }
+  keep_until_exit(std::move(report));
   return 0;
 }
 

@@ -199,6 +199,11 @@ class Planner {
       }
       plan_.blocks[bi].inputs = std::move(inputs);
     }
+    // Sized once: a 100,000-node trace otherwise grows its instruction list by
+    // doubling, touching twice the memory (page faults were a third of planning).
+    size_t count = 0;
+    for ([[maybe_unused]] const Node* n : b->nodes()) ++count;
+    plan_.blocks[bi].instrs.reserve(count);
     for (const Node* n : b->nodes()) {
       if (plan_static(n, bi, b)) continue;
       const int64_t pos = static_cast<int64_t>(plan_.blocks[bi].instrs.size());
