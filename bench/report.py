@@ -58,7 +58,8 @@ def compare(d2s, peer, ort_notes=None):
             limit = ORT_TARGETS[workload]
             row["target"] += "; <= %g x ONNX Runtime" % limit
             if ort:
-                row["met"] = row["met"] and min(ort.values()) <= limit
+                # Against the faster ONNX Runtime session: the largest d2s / peer ratio.
+                row["met"] = row["met"] and max(ort.values()) <= limit
             else:
                 row["met"] = False
         if workload in ort_notes:
