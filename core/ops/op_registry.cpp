@@ -74,6 +74,16 @@ bool bind_one(const OpSchema& s, const ValueList& pos,
   const size_t n_args = s.arguments.size();
   size_t n_positional = 0;
   while (n_positional < n_args && !s.arguments[n_positional].kwarg_only) ++n_positional;
+  // A tensor fits only a Tensor or Any argument (fit_argument): an overload taking a
+  // number there is turned down before the bound list is built and the tensor copied
+  // into it (`x * 0.5` tries mul.int and mul.float before mul.Tensor). Only while
+  // choosing: with `why` asked for, the loops below find the first misfit in order.
+  if (!why) {
+    for (size_t i = 0; i < std::min(pos.size(), n_positional); ++i) {
+      const ArgType kind = s.arguments[i].kind;
+      if (pos[i].is_tensor() && kind != ArgType::Tensor && kind != ArgType::Any) return false;
+    }
+  }
 
   // clear + resize, not assign(n, IValue()): GCC 12 -O3 warns (falsely) that the
   // variant's temporary may be used uninitialized.
