@@ -490,40 +490,22 @@ class Runner {
     return run_op(*c.op, ctx_, args);
   }
 
-  // BoundCall::fast: the op's direct entry on the operands where the slots hold them.
-  // False, with nothing moved or written, when it declines or the call is to be
-  // recorded for the autograd (run_op then records it).
+  // BoundCall::fast: the op's direct entry on the operands where the slots hold them,
+  // told which of them this instruction reads last (a constant the plan holds is never
+  // dead: its buffer is the plan's). False, with nothing written, when it declines or the
+  // call is to be recorded for the autograd (run_op then records it).
   bool fast_call(const Instr& ins, const BoundCall& c, Tensor& out) {
     const IValue& a = slots_[c.from[0]];
     const IValue* b = c.fast_operands == 2 ? &operand(c, 1) : nullptr;
     if (grad_mode_enabled() && (needs_grad(a) || (b && needs_grad(*b)))) return false;
-    // As the kernels' reusable_arg: a dead operand's buffer nobody else sees, of the
-    // result's shape (the first operand's, on the direct entries' paths).
-    Tensor reuse;
-    if (ins.dead_inputs & 1u) reuse = reusable(a);
-    if (!reuse.defined() && b && c.from[1] != kFixedArg && (ins.dead_inputs >> 1 & 1u)) {
-      reuse = reusable(*b);
-      if (reuse.defined() &&
-          !(a.is_tensor() && a.to_tensor().defined() && reuse.shape() == a.to_tensor().shape())) {
-        reuse = Tensor();
-      }
-    }
-    if (!c.fast(a, b, std::move(reuse), out)) return false;
+    uint32_t dead = ins.dead_inputs & 1u;
+    if (b && c.from[1] != kFixedArg) dead |= ins.dead_inputs & 2u;
+    if (!c.fast(a, b, dead, out)) return false;
     ++stats_.direct_calls;
     return true;
   }
 
   static bool needs_grad(const IValue& v) { return v.is_tensor() && v.to_tensor().requires_grad(); }
-
-  // A float32 tensor without autograd history that only this slot refers to.
-  static Tensor reusable(const IValue& v) {
-    if (!v.is_tensor()) return Tensor();
-    const Tensor& t = v.to_tensor();
-    if (!t.sole_owner() || t.dtype() != DType::Float32 || t.requires_grad() || t.impl()->autograd) {
-      return Tensor();
-    }
-    return t;
-  }
 
   // BoundCall::small_matmul: a float32 vector x matrix of at most 64 x 64, into a
   // recycled tensor of the result's shape when there is one. False, with nothing

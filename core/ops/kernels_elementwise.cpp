@@ -226,30 +226,42 @@ bool float_fast_path(BinaryOp op, const IValue& av, const IValue& bv, Tensor* re
 
 }  // namespace
 
+namespace {
+
+// A dead operand that can take the float32 result of op(a, b): a itself, or b when it
+// has a's shape, which is the result's shape on the float32 fast path.
+Tensor reuse_for_binary(const IValue& a, const IValue& b, bool a_dead, bool b_dead) {
+  Tensor t = reusable_value(a, a_dead, DType::Float32);
+  if (t.defined()) return t;
+  t = reusable_value(b, b_dead, DType::Float32);
+  return t.defined() && a.is_tensor() && t.shape() == a.to_tensor().shape() ? t : Tensor();
+}
+
 // The executor's direct entries (kernels_fast.h): the registered kernels' float32
 // loops (float_fast_path), with alpha 1 for add and sub (the planner checks it).
-bool fast_add(const IValue& a, const IValue* b, Tensor reuse, Tensor& out) {
-  if (!float_fast_path(BinaryOp::Add, a, *b, &reuse)) return false;
-  out = std::move(reuse);
+bool fast_binary(BinaryOp op, const IValue& a, const IValue& b, uint32_t dead, Tensor& out) {
+  Tensor result = reuse_for_binary(a, b, dead & 1u, dead >> 1 & 1u);
+  if (!float_fast_path(op, a, b, &result)) return false;
+  out = std::move(result);
   return true;
 }
 
-bool fast_sub(const IValue& a, const IValue* b, Tensor reuse, Tensor& out) {
-  if (!float_fast_path(BinaryOp::Sub, a, *b, &reuse)) return false;
-  out = std::move(reuse);
-  return true;
+}  // namespace
+
+bool fast_add(const IValue& a, const IValue* b, uint32_t dead, Tensor& out) {
+  return fast_binary(BinaryOp::Add, a, *b, dead, out);
 }
 
-bool fast_mul(const IValue& a, const IValue* b, Tensor reuse, Tensor& out) {
-  if (!float_fast_path(BinaryOp::Mul, a, *b, &reuse)) return false;
-  out = std::move(reuse);
-  return true;
+bool fast_sub(const IValue& a, const IValue* b, uint32_t dead, Tensor& out) {
+  return fast_binary(BinaryOp::Sub, a, *b, dead, out);
 }
 
-bool fast_div(const IValue& a, const IValue* b, Tensor reuse, Tensor& out) {
-  if (!float_fast_path(BinaryOp::Div, a, *b, &reuse)) return false;
-  out = std::move(reuse);
-  return true;
+bool fast_mul(const IValue& a, const IValue* b, uint32_t dead, Tensor& out) {
+  return fast_binary(BinaryOp::Mul, a, *b, dead, out);
+}
+
+bool fast_div(const IValue& a, const IValue* b, uint32_t dead, Tensor& out) {
+  return fast_binary(BinaryOp::Div, a, *b, dead, out);
 }
 
 Tensor binary_op(BinaryOp op, const IValue& av, const IValue& bv) {
@@ -293,16 +305,10 @@ Tensor binary_op(BinaryOp op, const IValue& av, const IValue& bv, Tensor reuse) 
 
 namespace {
 
-// A dead argument (OpContext::dead_args) that can take the float32 result of
-// op(a[first], a[second]): one of the two with the shape of a[first], which is the
-// result's shape on the fast path.
+// reuse_for_binary of a[first] and a[second], dead as OpContext::dead_args marks them.
 Tensor reuse_for_binary(const OpContext& ctx, const ValueList& a, size_t first, size_t second) {
-  Tensor t = reusable_arg(ctx, a, first, DType::Float32);
-  if (t.defined()) return t;
-  t = reusable_arg(ctx, a, second, DType::Float32);
-  return t.defined() && a[first].is_tensor() && t.shape() == a[first].to_tensor().shape()
-             ? t
-             : Tensor();
+  return reuse_for_binary(a[first], a[second], ctx.dead_args >> first & 1u,
+                          ctx.dead_args >> second & 1u);
 }
 
 // op(a[0], a[1]) reusing a dead argument's buffer where it can.

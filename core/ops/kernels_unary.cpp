@@ -195,21 +195,21 @@ bool float_tensor(const IValue& v) {
 }
 }  // namespace
 
-bool fast_tanh(const IValue& a, const IValue*, Tensor reuse, Tensor& out) {
+bool fast_tanh(const IValue& a, const IValue*, uint32_t dead, Tensor& out) {
   if (!float_tensor(a)) return false;
-  out = vector_tanh(a.to_tensor(), std::move(reuse));
+  out = vector_tanh(a.to_tensor(), reusable_value(a, dead & 1u, DType::Float32));
   return true;
 }
 
-bool fast_relu(const IValue& a, const IValue*, Tensor reuse, Tensor& out) {
+bool fast_relu(const IValue& a, const IValue*, uint32_t dead, Tensor& out) {
   if (!float_tensor(a)) return false;
-  out = relu(a.to_tensor(), std::move(reuse));
+  out = relu(a.to_tensor(), reusable_value(a, dead & 1u));
   return true;
 }
 
-bool fast_sigmoid(const IValue& a, const IValue*, Tensor reuse, Tensor& out) {
+bool fast_sigmoid(const IValue& a, const IValue*, uint32_t dead, Tensor& out) {
   if (!float_tensor(a)) return false;
-  out = float_unary(a.to_tensor(), sigmoid, std::move(reuse));
+  out = float_unary(a.to_tensor(), sigmoid, reusable_value(a, dead & 1u, DType::Float32));
   return true;
 }
 

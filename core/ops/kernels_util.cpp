@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/ops/kernels.h"
+#include "core/ops/kernels_fast.h"
 
 namespace d2s::kernels {
 
@@ -22,17 +23,20 @@ Tensor tensor_arg(const IValue& v) {
   fail("expected a Tensor, got " + v.type_name());
 }
 
-Tensor reusable_arg(const OpContext& ctx, const ValueList& args, size_t i,
-                    std::optional<DType> dtype) {
-  if (i >= 32 || !(ctx.dead_args >> i & 1u) || i >= args.size() || !args[i].is_tensor()) {
-    return Tensor();
-  }
-  const Tensor& t = args[i].to_tensor();
+Tensor reusable_value(const IValue& v, bool dead, std::optional<DType> dtype) {
+  if (!dead || !v.is_tensor()) return Tensor();
+  const Tensor& t = v.to_tensor();
   if (!t.sole_owner() || t.requires_grad() || t.impl()->autograd ||
       (dtype && t.dtype() != *dtype)) {
     return Tensor();
   }
   return t;
+}
+
+Tensor reusable_arg(const OpContext& ctx, const ValueList& args, size_t i,
+                    std::optional<DType> dtype) {
+  if (i >= 32 || i >= args.size()) return Tensor();
+  return reusable_value(args[i], ctx.dead_args >> i & 1u, dtype);
 }
 
 std::optional<DType> dtype_arg(const IValue& v) {
