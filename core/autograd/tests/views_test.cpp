@@ -9,37 +9,19 @@
 #include <functional>
 
 #include "core/autograd/autograd.h"
+#include "core/autograd/tests/autograd_test_util.h"
 #include "core/base/error.h"
 #include "core/ops/op_registry.h"
 
 namespace d2s {
 namespace {
 
-IValue call(std::string_view op, const ValueList& args) {
-  OpContext ctx;
-  return OpRegistry::builtin().call(ctx, op, args, {}, SourceRange());
-}
-Tensor callt(std::string_view op, const ValueList& args) {
-  return call(op, args).to_tensor();
-}
-Tensor leaf(const Shape& shape, const std::vector<float>& v) {
-  Tensor t = Tensor::from_floats(shape, v);
-  set_requires_grad(t, true);
-  return t;
-}
-std::vector<float> values(const Tensor& t) {
-  std::vector<float> out;
-  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(static_cast<float>(t.value_at(i)));
-  return out;
-}
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.message();
-  }
-  return "";
-}
+using test::call;
+using test::callt;
+using test::error_of;
+using test::leaf;
+using test::values;
+
 IValue ints(std::vector<int64_t> v) {
   return IValue::int_list(std::move(v));
 }

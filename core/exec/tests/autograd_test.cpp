@@ -7,6 +7,7 @@
 
 #include <functional>
 
+#include "core/autograd/tests/autograd_test_util.h"
 #include "core/base/error.h"
 #include "core/exec/executor.h"
 #include "core/ir/ir.h"
@@ -15,23 +16,11 @@
 namespace d2s {
 namespace {
 
-IValue call(std::string_view op, const ValueList& args) {
-  OpContext ctx;
-  return OpRegistry::builtin().call(ctx, op, args, {}, SourceRange());
-}
-Tensor callt(std::string_view op, const ValueList& args) {
-  return call(op, args).to_tensor();
-}
-Tensor leaf(const Shape& shape, const std::vector<float>& v) {
-  Tensor t = Tensor::from_floats(shape, v);
-  set_requires_grad(t, true);
-  return t;
-}
-std::vector<float> values(const Tensor& t) {
-  std::vector<float> out;
-  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(static_cast<float>(t.value_at(i)));
-  return out;
-}
+using test::call;
+using test::callt;
+using test::error_of;
+using test::leaf;
+using test::values;
 
 TEST(Autograd, ChainRuleThroughSharedInputs) {
   // y = sum(x * x + 3 x): dy/dx = 2x + 3; x is used twice, the gradients add.
