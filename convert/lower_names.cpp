@@ -7,6 +7,7 @@
 
 #include "convert/lowerer.h"
 #include "convert/passes.h"
+#include "core/base/text.h"
 
 namespace d2s::convert {
 
@@ -28,20 +29,6 @@ bool is_builtin(const std::string& name) {
     if (name == b) return true;
   }
   return false;
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
 }
 
 std::string lower(std::string s) {

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "core/base/error.h"
+#include "core/base/text.h"
 #include "core/tensor/random.h"
 
 namespace d2s {
@@ -44,22 +45,6 @@ struct Ctx {
     throw Error(std::move(message), at(node), std::move(hint));
   }
 };
-
-// Levenshtein distance, for "did you mean" on misspelt keys.
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string closest(const std::string& word, const std::vector<std::string>& choices) {
   std::string best;
