@@ -22,8 +22,8 @@ namespace {
 
 // ---------------------------------------------------------------- rule groups
 
-std::vector<Type> reduction(std::string_view k, const Args& a, const Type& self) {
-  // Which dims: the "dim" argument (None or [] means all), and keepdim.
+// The dims a reduction keeps: the "dim" argument (None or [] means all), and keepdim.
+std::optional<Dims> reduced_dims(const Args& a) {
   std::optional<Dims> out;
   const Dims* s = a.shape(0);
   size_t di = a.index("dim");
@@ -54,17 +54,100 @@ std::vector<Type> reduction(std::string_view k, const Args& a, const Type& self)
       }
     }
   }
-  std::optional<DType> d = self.dtype;
-  if (in(k, {"mean", "norm", "std", "var", "logsumexp"})) d = DType::Float32;
-  if (in(k, {"sum", "prod"}) && d && *d == DType::Bool) d = DType::Int64;
-  if (in(k, {"argmax", "argmin"})) d = DType::Int64;
-  if (in(k, {"all", "any"})) d = DType::Bool;
+  return out;
+}
+
+// How a reduction's dtype follows self's.
+enum class ReducedDType { Same, Float, SumLike, Index, Bool };
+
+std::optional<std::vector<Type>> reduction(const Args& a, ReducedDType how) {
+  std::optional<DType> d = a.type(0).dtype;
+  switch (how) {
+    case ReducedDType::Same:
+      break;
+    case ReducedDType::Float:
+      d = DType::Float32;
+      break;
+    case ReducedDType::SumLike:  // sum and prod of bools count in int64
+      if (d && *d == DType::Bool) d = DType::Int64;
+      break;
+    case ReducedDType::Index:
+      d = DType::Int64;
+      break;
+    case ReducedDType::Bool:
+      d = DType::Bool;
+      break;
+  }
   if (auto given = a.dtype_arg()) d = given;
-  std::vector<Type> types{tensor(d, out)};
-  if (in(k, {"max", "min"}) && a.def() && a.def()->schema.returns.size() == 2) {
-    types.push_back(tensor(DType::Int64, out));  // (values, indices)
+  return one(tensor(d, reduced_dims(a)));
+}
+
+// max and min: max(other) is elementwise, max(dim) gives (values, indices), max() one value.
+bool is_binary_overload(const Args& a) {
+  return a.index("other") != std::string::npos;
+}
+
+std::optional<std::vector<Type>> max_min_reduction(const Args& a) {
+  std::optional<std::vector<Type>> types = reduction(a, ReducedDType::Same);
+  if (a.def() && a.def()->schema.returns.size() == 2) {
+    types->push_back(tensor(DType::Int64, (*types)[0].shape));  // (values, indices)
   }
   return types;
+}
+
+// How an elementwise op's dtype follows its operands'.
+enum class ResultDType { Promoted, Float, Bool, Self };
+
+// Elementwise over the first `operands` arguments, broadcast; the dtype promoted over
+// those from `first_typed` on (where's condition does not count).
+std::optional<std::vector<Type>> broadcast(const Args& a, size_t operands, ResultDType how,
+                                           size_t first_typed = 0) {
+  std::vector<Type> ts;
+  std::optional<Dims> shape = Dims{};
+  for (size_t i = 0; i < operands; ++i) {
+    const Type& t = a.type(i);
+    if (i >= first_typed) ts.push_back(t);
+    if (t.is_tensor()) {
+      if (!t.shape)
+        shape.reset();
+      else if (shape)
+        shape = broadcast_dims(*shape, *t.shape);
+    }
+  }
+  std::optional<DType> d = promote(ts);
+  if (how == ResultDType::Float) d = DType::Float32;
+  if (how == ResultDType::Bool) d = DType::Bool;
+  return one(tensor(d, shape));
+}
+
+std::optional<Dims> same_shape(const Args& a) {
+  const Dims* s = a.shape(0);
+  return s ? std::optional<Dims>(*s) : std::nullopt;
+}
+
+// Self's shape; the dtype self's, turned as `how` says, or the dtype argument when given.
+std::optional<std::vector<Type>> same_shape_as_self(const Args& a, ResultDType how) {
+  std::optional<DType> d = a.type(0).dtype;
+  if (how == ResultDType::Float && d) d = DType::Float32;
+  if (how == ResultDType::Bool) d = DType::Bool;
+  if (auto given = a.dtype_arg()) d = given;
+  return one(tensor(d, same_shape(a)));
+}
+
+// A loss of a `reduction` argument at `at`: 0-d when reduced, `unreduced` for 'none'.
+std::optional<Dims> loss_shape(const Args& a, size_t at, std::optional<Dims> unreduced) {
+  auto r = a.value(at);
+  if (!r || !r->is_string()) return std::nullopt;
+  if (r->to_string() == "none") return unreduced;
+  return Dims{};
+}
+
+// The loss of the class-index losses unreduced: one per row ([N] of an [N, C] input, 0-d
+// of a [C] one).
+std::optional<Dims> per_row(const Args& a) {
+  const Dims* s = a.shape(0);
+  if (!s) return std::nullopt;
+  return s->size() == 2 ? Dims{(*s)[0]} : Dims{};
 }
 
 std::optional<Dims> matmul(const Dims* a, const Dims* b) {
@@ -111,6 +194,187 @@ Dims broadcast_dims(const Dims& a, const Dims& b) {
   return out;
 }
 
+// ---------------------------------------------------------------- the table
+
+void shape_detail::RuleTable::add(std::initializer_list<std::string_view> kinds, Rule rule) {
+  for (std::string_view kind : kinds) {
+    const size_t i = ir::Symbol::intern(kind).index();
+    if (i >= by_symbol_.size()) by_symbol_.resize(i + 1, nullptr);
+    if (by_symbol_[i]) {
+      throw std::logic_error("two shape rules for " + std::string(kind));
+    }
+    by_symbol_[i] = rule;
+    kinds_.emplace_back(kind);
+  }
+}
+
+const shape_detail::RuleTable& shape_detail::rule_table() {
+  static const RuleTable table = [] {
+    RuleTable t;
+    add_elementwise_rules(t);
+    add_norm_rules(t);
+    add_recurrent_rules(t);
+    add_tensorops_rules(t);
+    return t;
+  }();
+  return table;
+}
+
+namespace {
+
+// The families not yet in the table, by the base name without "aten::".
+std::optional<std::vector<Type>> old_family_rules(const Args& a, const ir::Node& n) {
+  const std::string_view k = std::string_view(n.kind()).substr(6);
+  if (auto cp = conv_pool_rule(k, a)) return cp;
+  if (auto rz = resize_rule(k, a)) return rz;
+  if (auto ix = index_sort_rule(k, a, n)) return ix;
+  if (auto l = layout_rule(k, a, n)) return one(*l);
+  if (auto c = creation_rule(k, a, n)) return one(*c);
+  return std::nullopt;
+}
+
+}  // namespace
+
+void shape_detail::add_elementwise_rules(RuleTable& t) {
+  using R = ResultDType;
+  using Out = std::optional<std::vector<Type>>;
+  // Elementwise over two broadcast operands.
+  t.add({"aten::add", "aten::sub", "aten::rsub", "aten::mul", "aten::floor_divide",
+         "aten::remainder", "aten::pow", "aten::maximum", "aten::minimum", "aten::__and__",
+         "aten::__or__", "aten::__xor__", "aten::bitwise_and", "aten::bitwise_or",
+         "aten::bitwise_xor", "aten::atan2"},
+        [](const Args& a, const ir::Node&) { return broadcast(a, 2, R::Promoted); });
+  // True division computes in float; div(rounding_mode=...) keeps the promoted dtype.
+  t.add({"aten::div"}, [](const Args& a, const ir::Node&) {
+    return broadcast(a, 2, a.index("rounding_mode") == std::string::npos ? R::Float : R::Promoted);
+  });
+  t.add({"aten::eq", "aten::ne", "aten::lt", "aten::le", "aten::gt", "aten::ge",
+         "aten::logical_and", "aten::logical_or", "aten::logical_xor"},
+        [](const Args& a, const ir::Node&) { return broadcast(a, 2, R::Bool); });
+  // In place, and masked_fill: self's dtype and shape.
+  t.add({"aten::add_", "aten::sub_", "aten::mul_", "aten::div_", "aten::masked_fill"},
+        [](const Args& a, const ir::Node&) { return one(tensor(a.type(0).dtype, same_shape(a))); });
+  // where(condition, self, other): the three broadcast, the dtype the branches'; the
+  // one-argument where(condition) gives one 1-D long tensor per dim of the condition,
+  // each as long as it has nonzero elements (unknown here).
+  t.add({"aten::where"}, [](const Args& a, const ir::Node& n) -> Out {
+    if (n.output(0)->type().kind == TypeKind::List) {
+      return one(Type::list(tensor(DType::Int64, Dims{Dim{}})));
+    }
+    return broadcast(a, 3, R::Promoted, 1);
+  });
+  t.add({"aten::max", "aten::min"}, [](const Args& a, const ir::Node&) -> Out {
+    return is_binary_overload(a) ? broadcast(a, 2, R::Promoted) : max_min_reduction(a);
+  });
+
+  // Losses: float, 0-d unless reduction='none'.
+  t.add({"aten::mse_loss", "aten::l1_loss", "aten::smooth_l1_loss"},
+        [](const Args& a, const ir::Node&) -> Out {
+          std::optional<Dims> both = (*broadcast(a, 2, R::Float))[0].shape;
+          auto r = a.value(2);
+          return one(tensor(DType::Float32,
+                            r && r->is_string() && r->to_string() == "none" ? both : Dims{}));
+        });
+  // ctc_loss unreduced: one per sequence ([N] of [T, N, C] log_probs, 0-d of one
+  // unbatched [T, C] sequence).
+  t.add({"aten::ctc_loss"}, [](const Args& a, const ir::Node&) {
+    const Dims* s = a.shape(0);
+    std::optional<Dims> unreduced;
+    if (s) unreduced = s->size() == 3 ? Dims{(*s)[1]} : Dims{};
+    return one(tensor(DType::Float32, loss_shape(a, 5, unreduced)));
+  });
+  t.add({"aten::nll_loss", "aten::cross_entropy_loss"}, [](const Args& a, const ir::Node&) {
+    return one(tensor(DType::Float32, loss_shape(a, 3, per_row(a))));
+  });
+  t.add({"aten::binary_cross_entropy_with_logits"}, [](const Args& a, const ir::Node&) {
+    return one(tensor(DType::Float32, loss_shape(a, 4, same_shape(a))));
+  });
+
+  // Self's shape and dtype (or the dtype argument: zeros_like(x, dtype=...)).
+  t.add({"aten::neg",        "aten::abs",         "aten::sign",      "aten::square",
+         "aten::relu",       "aten::floor",       "aten::ceil",      "aten::trunc",
+         "aten::round",      "aten::bitwise_not", "aten::clamp",     "aten::clamp_min",
+         "aten::clamp_max",  "aten::contiguous",  "aten::clone",     "aten::detach",
+         "aten::cpu",        "aten::tril",        "aten::triu",      "aten::dropout",
+         "aten::leaky_relu", "aten::zeros_like",  "aten::ones_like", "aten::full_like",
+         "aten::empty_like", "aten::rand_like",   "aten::randn_like"},
+        [](const Args& a, const ir::Node&) { return same_shape_as_self(a, R::Self); });
+  // Self's shape, computed in float32 (integers and bools turn float, as in PyTorch).
+  t.add(
+      {"aten::exp",         "aten::exp2",      "aten::expm1", "aten::log",      "aten::log2",
+       "aten::log10",       "aten::log1p",     "aten::sqrt",  "aten::rsqrt",    "aten::reciprocal",
+       "aten::sin",         "aten::cos",       "aten::tan",   "aten::asin",     "aten::acos",
+       "aten::atan",        "aten::sinh",      "aten::cosh",  "aten::tanh",     "aten::erf",
+       "aten::sigmoid",     "aten::gelu",      "aten::silu",  "aten::softplus", "aten::softmax",
+       "aten::log_softmax", "aten::layer_norm"},
+      [](const Args& a, const ir::Node&) { return same_shape_as_self(a, R::Float); });
+  t.add({"aten::logical_not", "aten::isnan", "aten::isinf", "aten::isfinite", "aten::bool"},
+        [](const Args& a, const ir::Node&) { return same_shape_as_self(a, R::Bool); });
+  t.add({"aten::float"},
+        [](const Args& a, const ir::Node&) { return one(tensor(DType::Float32, same_shape(a))); });
+  t.add({"aten::long"},
+        [](const Args& a, const ir::Node&) { return one(tensor(DType::Int64, same_shape(a))); });
+  t.add({"aten::type_as"},
+        [](const Args& a, const ir::Node&) { return one(tensor(a.type(1).dtype, same_shape(a))); });
+  // to(other): other's dtype; to(device, dtype=None): the dtype given, else self's;
+  // to(dtype): the dtype given, unknown when it is not a constant.
+  t.add({"aten::to"}, [](const Args& a, const ir::Node&) {
+    std::optional<DType> d = a.type(0).dtype;
+    if (is_binary_overload(a)) {
+      d = a.type(1).dtype;
+    } else if (a.index("device") != std::string::npos) {
+      if (auto given = a.dtype_arg()) d = given;
+    } else {
+      d = a.dtype_arg();
+    }
+    return one(tensor(d, same_shape(a)));
+  });
+
+  // Reductions.
+  t.add({"aten::sum", "aten::prod"},
+        [](const Args& a, const ir::Node&) { return reduction(a, ReducedDType::SumLike); });
+  t.add({"aten::mean", "aten::norm", "aten::std", "aten::var", "aten::logsumexp"},
+        [](const Args& a, const ir::Node&) { return reduction(a, ReducedDType::Float); });
+  t.add({"aten::amax", "aten::amin"},
+        [](const Args& a, const ir::Node&) { return reduction(a, ReducedDType::Same); });
+  t.add({"aten::argmax", "aten::argmin"},
+        [](const Args& a, const ir::Node&) { return reduction(a, ReducedDType::Index); });
+  t.add({"aten::all", "aten::any"},
+        [](const Args& a, const ir::Node&) { return reduction(a, ReducedDType::Bool); });
+
+  // Linear algebra.
+  t.add({"aten::mm"}, [](const Args& a, const ir::Node&) {
+    const Dims *x = a.shape(0), *y = a.shape(1);
+    std::optional<Dims> shape;
+    if (x && y && x->size() == 2 && y->size() == 2) shape = Dims{(*x)[0], (*y)[1]};
+    return one(tensor(promote({a.type(0), a.type(1)}), shape));
+  });
+  t.add({"aten::addmm"}, [](const Args& a, const ir::Node&) {
+    const Dims *x = a.shape(1), *y = a.shape(2);
+    std::optional<Dims> shape;
+    if (x && y && x->size() == 2 && y->size() == 2) shape = Dims{(*x)[0], (*y)[1]};
+    return one(tensor(promote({a.type(1), a.type(2)}), shape));
+  });
+  t.add({"aten::matmul", "aten::bmm", "aten::mv", "aten::dot"}, [](const Args& a, const ir::Node&) {
+    return one(tensor(promote({a.type(0), a.type(1)}), matmul(a.shape(0), a.shape(1))));
+  });
+  t.add({"aten::outer"}, [](const Args& a, const ir::Node&) {
+    const Dims *s = a.shape(0), *y = a.shape(1);
+    std::optional<Dims> shape;
+    if (s && y && s->size() == 1 && y->size() == 1) shape = Dims{(*s)[0], (*y)[0]};
+    return one(tensor(promote({a.type(0), a.type(1)}), shape));
+  });
+  t.add({"aten::linear"}, [](const Args& a, const ir::Node&) {
+    const Dims *s = a.shape(0), *w = a.shape(1);
+    std::optional<Dims> shape;
+    if (s && !s->empty() && w && (w->size() == 1 || w->size() == 2)) {
+      shape = Dims(s->begin(), s->end() - 1);
+      if (w->size() == 2) shape->push_back((*w)[0]);
+    }
+    return one(tensor(a.type(0).dtype, shape));
+  });
+}
+
 bool infer_node_types(ir::Node& n) {
   const ir::Prim prim = n.prim();
   // Tuple and list structure.
@@ -140,180 +404,29 @@ bool infer_node_types(ir::Node& n) {
     }
     return false;
   }
-  // Rules below are for aten ops, told by the interned kind's namespace.
-  if (!n.sym().is_aten()) return false;
-  // The rules are written by the name without its "aten::".
-  const std::string_view k = std::string_view(n.kind()).substr(6);
-  if (n.outputs().size() == 1 && n.output(0)->type().kind == TypeKind::List) {
-    if (auto t = list_result_rule(k, n)) return set_type(n.output(), *t);
-  }
-  if (n.outputs().empty() || !n.output(0)->type().is_tensor()) {
-    return false;  // scalar results keep the schema's type
-  }
+  // Rules below are for aten ops, looked up by the interned kind.
+  if (!n.sym().is_aten() || n.outputs().empty()) return false;
+  std::optional<std::vector<Type>> outs;
   Args a(n);
-  const Type& self = a.type(0);
-  const Dims* s = a.shape(0);
-  std::optional<Type> out;
-  std::vector<Type> outs;
-
-  if (in(k,
-         {"add",         "sub",         "rsub",       "mul",         "div",         "floor_divide",
-          "remainder",   "pow",         "maximum",    "minimum",     "__and__",     "__or__",
-          "__xor__",     "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or",
-          "logical_xor", "eq",          "ne",         "lt",          "le",          "gt",
-          "ge",          "where",       "add_",       "sub_",        "mul_",        "div_",
-          "masked_fill", "atan2"}) ||
-      (in(k, {"max", "min"}) && n.overload() == "other") ||
-      in(k, {"mse_loss", "l1_loss", "smooth_l1_loss"})) {
-    size_t operands = k == "where" ? 3 : 2;
-    std::vector<Type> ts;
-    std::optional<Dims> shape = Dims{};
-    for (size_t i = 0; i < operands; ++i) {
-      const Type& t = a.type(i);
-      ts.push_back(t);
-      if (t.is_tensor()) {
-        if (!t.shape)
-          shape.reset();
-        else if (shape)
-          shape = broadcast_dims(*shape, *t.shape);
-      }
-    }
-    std::optional<DType> d = promote(k == "where" ? std::vector<Type>{ts[1], ts[2]} : ts);
-    if (k == "div" && n.overload() != "Tensor_mode") d = DType::Float32;
-    if (in(k, {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"})) {
-      d = DType::Bool;
-    }
-    if (in(k, {"add_", "sub_", "mul_", "div_", "masked_fill"})) {
-      d = self.dtype;
-      shape = s ? std::optional<Dims>(*s) : std::nullopt;
-    }
-    if (in(k, {"mse_loss", "l1_loss", "smooth_l1_loss"})) {
-      auto r = a.value(2);
-      if (!r || !r->is_string() || r->to_string() != "none") shape = Dims{};
-      d = DType::Float32;
-    }
-    out = tensor(d, shape);
-  } else if (k == "ctc_loss") {
-    // A float loss: 0-d when reduced; unreduced, one per sequence ([N] of [T, N, C]
-    // log_probs, 0-d of one unbatched [T, C] sequence).
-    auto r = a.value(5);
-    std::optional<Dims> shape = Dims{};
-    if (!r || !r->is_string()) {
-      shape.reset();
-    } else if (r->to_string() == "none") {
-      if (!s)
-        shape.reset();
-      else if (s->size() == 3)
-        shape = Dims{(*s)[1]};
-    }
-    out = tensor(DType::Float32, shape);
-  } else if (in(k, {"nll_loss", "cross_entropy_loss", "binary_cross_entropy_with_logits"})) {
-    // A float loss: 0-d when reduced; unreduced, one per row ([N] of an [N, C] input, 0-d
-    // of a [C] one) for the class-index losses, the input's shape for the binary one.
-    auto r = a.value(k == "binary_cross_entropy_with_logits" ? 4 : 3);
-    std::optional<Dims> shape = Dims{};
-    if (r && r->is_string() && r->to_string() == "none") {
-      if (k == "binary_cross_entropy_with_logits" || !s)
-        shape = s ? std::optional<Dims>(*s) : std::nullopt;
-      else
-        shape = s->size() == 2 ? Dims{(*s)[0]} : Dims{};
-    } else if (!r || !r->is_string()) {
-      shape.reset();
-    }
-    out = tensor(DType::Float32, shape);
-  } else if (in(k, {"neg",        "abs",         "sign",        "square",     "relu",
-                    "floor",      "ceil",        "trunc",       "round",      "bitwise_not",
-                    "clamp",      "clamp_min",   "clamp_max",   "contiguous", "clone",
-                    "detach",     "cpu",         "tril",        "triu",       "dropout",
-                    "leaky_relu", "zeros_like",  "ones_like",   "full_like",  "empty_like",
-                    "rand_like",  "randn_like",  "type_as",     "to",         "float",
-                    "long",       "bool",        "logical_not", "isnan",      "isinf",
-                    "isfinite",   "exp",         "exp2",        "expm1",      "log",
-                    "log2",       "log10",       "log1p",       "sqrt",       "rsqrt",
-                    "reciprocal", "sin",         "cos",         "tan",        "asin",
-                    "acos",       "atan",        "sinh",        "cosh",       "tanh",
-                    "erf",        "sigmoid",     "gelu",        "silu",       "softplus",
-                    "softmax",    "log_softmax", "layer_norm"})) {
-    std::optional<DType> d = self.dtype;
-    if (in(k, {"exp",  "exp2",  "expm1",      "log",     "log2",        "log10",     "log1p",
-               "sqrt", "rsqrt", "reciprocal", "sin",     "cos",         "tan",       "asin",
-               "acos", "atan",  "sinh",       "cosh",    "tanh",        "erf",       "sigmoid",
-               "gelu", "silu",  "softplus",   "softmax", "log_softmax", "layer_norm"}) &&
-        d && *d != DType::Float32) {
-      d = DType::Float32;
-    }
-    if (in(k, {"logical_not", "isnan", "isinf", "isfinite", "bool"})) d = DType::Bool;
-    if (k == "float") d = DType::Float32;
-    if (k == "long") d = DType::Int64;
-    if (k == "full_like" && !a.dtype_arg()) d = self.dtype;
-    if (k == "type_as" || (k == "to" && n.overload() == "other")) d = a.type(1).dtype;
-    if (k == "to" && n.overload() == "dtype") {
-      auto code = a.int_at(1);
-      DType dd;
-      d = code && dtype_from_scalar_type(*code, &dd) ? std::optional<DType>(dd) : std::nullopt;
-    }
-    if (auto given = a.dtype_arg(); given && k != "to") d = given;
-    if (k == "to" && n.overload() == "device") {
-      if (auto given = a.dtype_arg()) d = given;
-    }
-    out = tensor(d, s ? std::optional<Dims>(*s) : std::nullopt);
-  } else if (in(k, {"sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "all",
-                    "any", "norm", "logsumexp", "std", "var"})) {
-    outs = reduction(k, a, self);
-  } else if (k == "mm" || k == "addmm") {
-    const Dims* x = a.shape(k == "mm" ? 0 : 1);
-    const Dims* y = a.shape(k == "mm" ? 1 : 2);
-    std::optional<Dims> shape;
-    if (x && y && x->size() == 2 && y->size() == 2) shape = Dims{(*x)[0], (*y)[1]};
-    out = tensor(promote({a.type(k == "mm" ? 0 : 1), a.type(k == "mm" ? 1 : 2)}), shape);
-  } else if (k == "matmul" || k == "bmm" || k == "mv" || k == "dot" || k == "outer") {
-    const Dims* y = a.shape(1);
-    std::optional<Dims> shape;
-    if (k == "outer" && s && y && s->size() == 1 && y->size() == 1)
-      shape = Dims{(*s)[0], (*y)[0]};
-    else if (k != "outer")
-      shape = matmul(s, y);
-    out = tensor(promote({self, a.type(1)}), shape);
-  } else if (k == "linear") {
-    const Dims* w = a.shape(1);
-    std::optional<Dims> shape;
-    if (s && !s->empty() && w && (w->size() == 1 || w->size() == 2)) {
-      shape = Dims(s->begin(), s->end() - 1);
-      if (w->size() == 2) shape->push_back((*w)[0]);
-    }
-    out = tensor(self.dtype, shape);
-  } else if (auto cp = conv_pool_rule(k, a)) {
-    outs = *cp;
-  } else if (auto rz = resize_rule(k, a)) {
-    outs = *rz;
-  } else if (auto nr = norm_rule(k, a)) {
-    outs = *nr;
-  } else if (auto rr = recurrent_rule(k, a, n)) {
-    outs = *rr;
-  } else if (auto ix = index_sort_rule(k, a, n)) {
-    outs = *ix;
-  } else if (auto dg = diagonal_rule(k, a)) {
-    out = dg;
-  } else if (auto l = layout_rule(k, a, n)) {
-    out = l;
-  } else if (auto c = creation_rule(k, a, n)) {
-    out = c;
-  } else if (k.size() > 1 && k.back() == '_' && self.is_tensor()) {
+  if (Rule rule = rule_table().find(n.sym())) {
+    outs = rule(a, n);
+  } else if (std::optional<std::vector<Type>> old = old_family_rules(a, n)) {
+    outs = old;
+  } else if (a.def() && a.def()->mutates && a.type(0).is_tensor()) {
     // The other in-place ops (relu_, sigmoid_, elu_, dropout_, ...) write self with a
     // value of its own dtype and shape, and return it.
-    // The node's overload (resolved when it was made), or the default one when it
-    // names none.
-    const OpDef* def = n.overload().empty() ? nullptr : n.op();
-    for (size_t i = 0; !def && n.overloads() && i < n.overloads()->size(); ++i) {
-      if ((*n.overloads())[i].schema.overload.empty()) def = &(*n.overloads())[i];
-    }
-    if (def && def->mutates) out = self;
+    outs = std::vector<Type>{a.type(0)};
   }
-
-  if (out) outs.insert(outs.begin(), *out);
+  if (!outs) return false;
   bool changed = false;
-  for (size_t i = 0; i < outs.size() && i < n.outputs().size(); ++i) {
-    if (n.output(i)->type().is_tensor()) changed |= set_type(n.output(i), outs[i]);
+  for (size_t i = 0; i < outs->size() && i < n.outputs().size(); ++i) {
+    // Tensor results take the rule's type; a list result (nonzero_numpy) takes a list
+    // type; scalar results keep the schema's type.
+    const Type& now = n.output(i)->type();
+    const Type& rule_type = (*outs)[i];
+    if (now.is_tensor() || (now.kind == TypeKind::List && rule_type.kind == TypeKind::List)) {
+      changed |= set_type(n.output(i), rule_type);
+    }
   }
   return changed;
 }

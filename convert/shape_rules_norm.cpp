@@ -4,13 +4,31 @@
 
 namespace d2s::convert::shape_detail {
 
-std::optional<std::vector<Type>> norm_rule(std::string_view k, const Args& a) {
+namespace {
+
+std::optional<Dims> same_shape(const Args& a) {
   const Dims* s = a.shape(0);
-  const std::optional<Dims> same = s ? std::optional<Dims>(*s) : std::nullopt;
-  if (in(k, {"batch_norm", "group_norm", "prelu", "feature_dropout"})) {
-    return std::vector<Type>{tensor(DType::Float32, same)};
+  return s ? std::optional<Dims>(*s) : std::nullopt;
+}
+
+// A loss of a `reduction` argument at `at` (a string, or the enum's int: 0 is 'none'):
+// 0-d unless it is 'none', then `unreduced`.
+std::optional<Dims> loss_shape(const Args& a, size_t at, std::optional<Dims> unreduced) {
+  const std::optional<IValue> r = a.value(at);
+  if (!r || !(r->is_string() || r->is_int())) return std::nullopt;
+  if ((r->is_string() && r->to_string() == "none") || (r->is_int() && r->to_int() == 0)) {
+    return unreduced;
   }
-  if (k == "glu") {  // dim halved
+  return Dims{};
+}
+
+}  // namespace
+
+void add_norm_rules(RuleTable& t) {
+  t.add({"aten::batch_norm", "aten::group_norm", "aten::prelu", "aten::feature_dropout"},
+        [](const Args& a, const ir::Node&) { return one(tensor(DType::Float32, same_shape(a))); });
+  t.add({"aten::glu"}, [](const Args& a, const ir::Node&) {  // dim halved
+    const Dims* s = a.shape(0);
     std::optional<Dims> shape;
     const std::optional<int64_t> dim = a.int_at(1);
     if (s && dim) {
@@ -19,19 +37,15 @@ std::optional<std::vector<Type>> norm_rule(std::string_view k, const Args& a) {
         (*shape)[*d] = Dim::known((*s)[*d].size / 2);
       }
     }
-    return std::vector<Type>{tensor(DType::Float32, shape)};
-  }
-  if (in(k, {"kl_div", "binary_cross_entropy"})) {  // 0-d unless reduction='none'
-    const std::optional<IValue> r = a.value(k == "kl_div" ? 2 : 3);
-    std::optional<Dims> shape = Dims{};
-    if (!r || !(r->is_string() || r->is_int())) {
-      shape.reset();
-    } else if ((r->is_string() && r->to_string() == "none") || (r->is_int() && r->to_int() == 0)) {
-      shape = k == "kl_div" ? std::nullopt : same;  // kl_div broadcasts its operands
-    }
-    return std::vector<Type>{tensor(DType::Float32, shape)};
-  }
-  return std::nullopt;
+    return one(tensor(DType::Float32, shape));
+  });
+  // kl_div broadcasts its operands: unreduced, its shape is not told here.
+  t.add({"aten::kl_div"}, [](const Args& a, const ir::Node&) {
+    return one(tensor(DType::Float32, loss_shape(a, 2, std::nullopt)));
+  });
+  t.add({"aten::binary_cross_entropy"}, [](const Args& a, const ir::Node&) {
+    return one(tensor(DType::Float32, loss_shape(a, 3, same_shape(a))));
+  });
 }
 
 }  // namespace d2s::convert::shape_detail

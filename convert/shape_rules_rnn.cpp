@@ -21,29 +21,19 @@ Type float_of(const Type* t) {
   return tensor(DType::Float32, t && t->is_tensor() ? t->shape : std::nullopt);
 }
 
-}  // namespace
+// A cell's states: h' (and c' for an LSTM cell) of hx's shape.
+template <bool kLstm>
+std::optional<std::vector<Type>> cell(const ir::Node& n) {
+  std::vector<Type> outs{
+      float_of(item_type(n, 1, kLstm ? std::optional<size_t>(0) : std::nullopt))};
+  if (kLstm) outs.push_back(float_of(item_type(n, 1, 1)));
+  return outs;
+}
 
-std::optional<std::vector<Type>> recurrent_rule(std::string_view k, const Args& a,
-                                                const ir::Node& n) {
-  if (k == "embedding") {
-    const Dims* w = a.shape(0);
-    const Dims* idx = a.shape(1);
-    std::optional<Dims> out;
-    if (w && w->size() == 2 && idx) {
-      out = *idx;
-      out->push_back((*w)[1]);
-    }
-    return std::vector<Type>{tensor(a.type(0).dtype, out)};
-  }
-  const bool lstm = k == "lstm" || k == "lstm_cell";
-  if (in(k, {"lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"})) {
-    std::vector<Type> outs{
-        float_of(item_type(n, 1, lstm ? std::optional<size_t>(0) : std::nullopt))};
-    if (lstm) outs.push_back(float_of(item_type(n, 1, 1)));
-    return outs;
-  }
-  if (!in(k, {"lstm", "gru", "rnn_tanh", "rnn_relu"})) return std::nullopt;
-  const Type* h = item_type(n, 1, lstm ? std::optional<size_t>(0) : std::nullopt);
+// A sequence op: (output, h_n) and c_n for an LSTM.
+template <bool kLstm>
+std::optional<std::vector<Type>> sequence(const Args& a, const ir::Node& n) {
+  const Type* h = item_type(n, 1, kLstm ? std::optional<size_t>(0) : std::nullopt);
   const Dims* x = a.shape(0);
   std::optional<Dims> out;
   const std::optional<bool> bidirectional = a.bool_at(7);
@@ -60,8 +50,29 @@ std::optional<std::vector<Type>> recurrent_rule(std::string_view k, const Args& 
                hidden.is_known() ? Dim::known(hidden.size * (*bidirectional ? 2 : 1)) : Dim{}};
   }
   std::vector<Type> outs{tensor(DType::Float32, out), float_of(h)};
-  if (lstm) outs.push_back(float_of(item_type(n, 1, 1)));
+  if (kLstm) outs.push_back(float_of(item_type(n, 1, 1)));
   return outs;
+}
+
+}  // namespace
+
+void add_recurrent_rules(RuleTable& t) {
+  t.add({"aten::embedding"}, [](const Args& a, const ir::Node&) {
+    const Dims* w = a.shape(0);
+    const Dims* idx = a.shape(1);
+    std::optional<Dims> out;
+    if (w && w->size() == 2 && idx) {
+      out = *idx;
+      out->push_back((*w)[1]);
+    }
+    return one(tensor(a.type(0).dtype, out));
+  });
+  t.add({"aten::lstm_cell"}, [](const Args&, const ir::Node& n) { return cell<true>(n); });
+  t.add({"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell"},
+        [](const Args&, const ir::Node& n) { return cell<false>(n); });
+  t.add({"aten::lstm"}, [](const Args& a, const ir::Node& n) { return sequence<true>(a, n); });
+  t.add({"aten::gru", "aten::rnn_tanh", "aten::rnn_relu"},
+        [](const Args& a, const ir::Node& n) { return sequence<false>(a, n); });
 }
 
 }  // namespace d2s::convert::shape_detail

@@ -42,21 +42,27 @@ std::optional<Dims> diagonal_dims(const Dims& s, std::optional<int64_t> offset,
   return out;
 }
 
+std::optional<Dims> same_shape(const Args& a) {
+  const Dims* s = a.shape(0);
+  return s ? std::optional<Dims>(*s) : std::nullopt;
+}
+
 }  // namespace
 
-std::optional<Type> diagonal_rule(std::string_view k, const Args& a) {
-  const Type& self = a.type(0);
-  const Dims* s = a.shape(0);
-  if (k == "diagonal") {
+void add_tensorops_rules(RuleTable& t) {
+  t.add({"aten::diagonal"}, [](const Args& a, const ir::Node&) {
+    const Dims* s = a.shape(0);
     std::optional<Dims> out;
     if (s) out = diagonal_dims(*s, a.int_at(1), a.int_at(2), a.int_at(3));
-    return tensor(self.dtype, out);
-  }
-  if (k == "as_strided") return tensor(self.dtype, a.dims_at(1));
-  if (k == "diagonal_scatter")
-    return tensor(self.dtype, s ? std::optional<Dims>(*s) : std::nullopt);
-  if (k == "diag_embed") {
-    // The last dim, |offset| longer, twice, at dim1 and dim2 of a rank one higher.
+    return one(tensor(a.type(0).dtype, out));
+  });
+  t.add({"aten::as_strided"},
+        [](const Args& a, const ir::Node&) { return one(tensor(a.type(0).dtype, a.dims_at(1))); });
+  t.add({"aten::diagonal_scatter"},
+        [](const Args& a, const ir::Node&) { return one(tensor(a.type(0).dtype, same_shape(a))); });
+  // The last dim, |offset| longer, twice, at dim1 and dim2 of a rank one higher.
+  t.add({"aten::diag_embed"}, [](const Args& a, const ir::Node&) {
+    const Dims* s = a.shape(0);
     std::optional<Dims> out;
     auto offset = a.int_at(1);
     if (s && !s->empty() && offset) {
@@ -72,16 +78,13 @@ std::optional<Type> diagonal_rule(std::string_view k, const Args& a) {
         }
       }
     }
-    return tensor(self.dtype, out);
-  }
-  return std::nullopt;
-}
-
-std::optional<Type> list_result_rule(std::string_view k, const ir::Node& n) {
-  if (k == "nonzero_numpy" || (k == "where" && n.inputs().size() == 1)) {
-    return Type::list(tensor(DType::Int64, Dims{Dim{}}));
-  }
-  return std::nullopt;
+    return one(tensor(a.type(0).dtype, out));
+  });
+  // nonzero(as_tuple=True): one 1-D long tensor per dim of self, each as long as self
+  // has nonzero elements (unknown here). where(condition) is with where's rule.
+  t.add({"aten::nonzero_numpy"}, [](const Args&, const ir::Node&) {
+    return one(Type::list(tensor(DType::Int64, Dims{Dim{}})));
+  });
 }
 
 }  // namespace d2s::convert::shape_detail

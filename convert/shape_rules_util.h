@@ -230,27 +230,65 @@ inline Dim quotient(const Product& all, const Product& part) {
   return Dim{};
 }
 
-// The rules of shape_rules_layout.cpp: the result type of a shape-manipulating or
-// creating op `k` (base name without "aten::"), or nullopt when `k` is not one.
+// ---------------------------------------------------------------- the rule table
+
+// A shape rule: the types of a node's first results (results past the vector keep
+// theirs), or nullopt when the arguments do not tell. Rules are plain functions
+// (captureless lambdas), one per behaviour: ops whose results differ get different
+// rules, so no rule asks which op it serves by its name.
+using Rule = std::optional<std::vector<Type>> (*)(const Args& a, const ir::Node& n);
+
+// The rules by op kind, looked up by the node's interned kind (ir::Symbol). Each
+// family file adds its ops' rules once (add_*_rules below); a kind given two rules
+// is a programming error, reported at start-up.
+class RuleTable {
+ public:
+  // Registers `rule` for each kind ("aten::conv2d", all overloads of it).
+  void add(std::initializer_list<std::string_view> kinds, Rule rule);
+  // The rule of a kind, or null.
+  Rule find(ir::Symbol kind) const {
+    const size_t i = kind.index();
+    return i < by_symbol_.size() ? by_symbol_[i] : nullptr;
+  }
+  // Every kind with a rule, as registered ("aten::conv2d").
+  const std::vector<std::string>& kinds() const { return kinds_; }
+
+ private:
+  std::vector<Rule> by_symbol_;  // indexed by ir::Symbol::index()
+  std::vector<std::string> kinds_;
+};
+
+// One result's type as a rule's answer.
+inline std::optional<std::vector<Type>> one(Type t) {
+  return std::vector<Type>{std::move(t)};
+}
+
+// The family files' registrations (shape_rules_<family>.cpp), called once by
+// rule_table() in shape_rules.cpp.
+void add_elementwise_rules(RuleTable& t);  // shape_rules.cpp: broadcast, same-shape, reductions,
+                                           // linear algebra, losses
+void add_layout_rules(RuleTable& t);       // shape_rules_layout.cpp: views, reshapes, creation
+void add_conv_pool_rules(RuleTable& t);    // shape_rules_conv.cpp: convolution, pooling,
+                                           // hardtanh/relu6/elu/selu
+void add_resize_rules(RuleTable& t);       // shape_rules_resize.cpp: conv_transpose, upsample,
+                                           // pixel_shuffle, pad
+void add_norm_rules(RuleTable& t);         // shape_rules_norm.cpp
+void add_recurrent_rules(RuleTable& t);    // shape_rules_rnn.cpp: embedding, RNNs, cells
+void add_index_sort_rules(RuleTable& t);   // shape_rules_index.cpp: indexing, sort, scans,
+                                           // gather/scatter
+void add_tensorops_rules(RuleTable& t);    // shape_rules_tensorops.cpp: list results
+                                           // (nonzero, where(condition)), diagonal ops
+
+// Not yet in the rule table (being moved into it): the result types of an op `k`
+// (base name without "aten::"), or nullopt when `k` is not one of the family's.
 std::optional<Type> layout_rule(std::string_view k, const Args& a, const ir::Node& n);
 std::optional<Type> creation_rule(std::string_view k, const Args& a, const ir::Node& n);
-// Convolution, pooling, hardtanh/relu6/elu/selu (shape_rules_conv.cpp): every result's type.
 std::optional<std::vector<Type>> conv_pool_rule(std::string_view k, const Args& a);
-// conv_transpose1d/2d, upsample_*, pixel_shuffle/unshuffle, pad (shape_rules_resize.cpp).
 std::optional<std::vector<Type>> resize_rule(std::string_view k, const Args& a);
-// batch_norm, group_norm, prelu, glu, feature_dropout, kl_div, binary_cross_entropy
-// (shape_rules_norm.cpp).
-std::optional<std::vector<Type>> norm_rule(std::string_view k, const Args& a);
-// Embedding, the recurrent ops and cells (shape_rules_rnn.cpp): every result's type.
-std::optional<std::vector<Type>> recurrent_rule(std::string_view k, const Args& a,
-                                                const ir::Node& n);
-// Advanced indexing, sorting, scans, gather/scatter (shape_rules_index.cpp).
 std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args& a,
                                                  const ir::Node& n);
-// The type of an op's list result: nonzero(as_tuple=True), where(condition)
-// (shape_rules_tensorops.cpp).
-std::optional<Type> list_result_rule(std::string_view k, const ir::Node& n);
-// diagonal, diagonal_scatter, diag_embed (shape_rules_tensorops.cpp).
-std::optional<Type> diagonal_rule(std::string_view k, const Args& a);
+
+// All the rules, built on first use.
+const RuleTable& rule_table();
 
 }  // namespace d2s::convert::shape_detail
