@@ -308,12 +308,8 @@ void shape_detail::add_elementwise_rules(RuleTable& t) {
        "aten::sigmoid",     "aten::gelu",      "aten::silu",  "aten::softplus", "aten::softmax",
        "aten::log_softmax", "aten::layer_norm"},
       [](const Args& a, const ir::Node&) { return same_shape_as_self(a, R::Float); });
-  t.add({"aten::logical_not", "aten::isnan", "aten::isinf", "aten::isfinite", "aten::bool"},
+  t.add({"aten::logical_not", "aten::isnan", "aten::isinf", "aten::isfinite"},
         [](const Args& a, const ir::Node&) { return same_shape_as_self(a, R::Bool); });
-  t.add({"aten::float"},
-        [](const Args& a, const ir::Node&) { return one(tensor(DType::Float32, same_shape(a))); });
-  t.add({"aten::long"},
-        [](const Args& a, const ir::Node&) { return one(tensor(DType::Int64, same_shape(a))); });
   t.add({"aten::type_as"},
         [](const Args& a, const ir::Node&) { return one(tensor(a.type(1).dtype, same_shape(a))); });
   // to(other): other's dtype; to(device, dtype=None): the dtype given, else self's;
@@ -373,6 +369,10 @@ void shape_detail::add_elementwise_rules(RuleTable& t) {
     }
     return one(tensor(a.type(0).dtype, shape));
   });
+}
+
+std::vector<std::string> shape_rule_kinds() {
+  return rule_table().kinds();
 }
 
 bool infer_node_types(ir::Node& n) {

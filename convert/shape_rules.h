@@ -16,6 +16,9 @@ namespace d2s::convert {
 // changed. Tuple/list structure nodes (TupleConstruct, TupleUnpack, ...) included.
 bool infer_node_types(ir::Node& node);
 
+// Every op kind with a shape rule ("aten::conv2d"): `d2s ops` and its coverage check.
+std::vector<std::string> shape_rule_kinds();
+
 // Broadcasting of two shapes with symbols: equal dims stay, a 1 takes the other side,
 // a symbol against a known size > 1 takes that size; anything else is unknown.
 std::vector<ir::Dim> broadcast_dims(const std::vector<ir::Dim>& a, const std::vector<ir::Dim>& b);

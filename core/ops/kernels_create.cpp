@@ -304,34 +304,34 @@ void register_create(OpRegistry& r) {
       [](C c, A a) {
         return tv(finish(rand(c, shape_arg(a[0]), dtype_or(a[1], DType::Float32)), a, 1));
       },
-      true);
+      OpTag::Random);
   r.add(
       schema("aten::randn(int[] size"),
       [](C c, A a) {
         return tv(finish(randn(c, shape_arg(a[0]), dtype_or(a[1], DType::Float32)), a, 1));
       },
-      true);
+      OpTag::Random);
   r.add(
       schema("aten::rand_like(Tensor self"),
       [](C c, A a) {
         Tensor x = tensor_arg(a[0]);
         return tv(finish(rand(c, x.shape(), dtype_or(a[1], x.dtype())), a, 1));
       },
-      true);
+      OpTag::Random);
   r.add(
       schema("aten::randn_like(Tensor self"),
       [](C c, A a) {
         Tensor x = tensor_arg(a[0]);
         return tv(finish(randn(c, x.shape(), dtype_or(a[1], x.dtype())), a, 1));
       },
-      true);
+      OpTag::Random);
   r.add(
       schema("aten::randint(int high, int[] size"),
       [](C c, A a) {
         return tv(finish(
             randint(c, 0, a[0].to_int(), shape_arg(a[1]), dtype_or(a[2], DType::Int64)), a, 2));
       },
-      true);
+      OpTag::Random);
   r.add(
       schema("aten::randint.low(int low, int high, int[] size"),
       [](C c, A a) {
@@ -339,7 +339,7 @@ void register_create(OpRegistry& r) {
             randint(c, a[0].to_int(), a[1].to_int(), shape_arg(a[2]), dtype_or(a[3], DType::Int64)),
             a, 3));
       },
-      true);
+      OpTag::Random);
   // x.uniform_(from, to), x.normal_(mean, std): self refilled in place from the
   // generator (docs/random.md, "What each op draws"); random, so never constant-folded.
   r.add(
@@ -362,7 +362,7 @@ void register_create(OpRegistry& r) {
           p[i] = static_cast<float>(from + (to - from) * static_cast<double>(g.uniform()));
         return tv(write_in_place(a[0], t));
       },
-      true);
+      OpTag::Random);
   r.add(
       "aten::normal_(Tensor(a!) self, float mean=0., float std=1.) -> Tensor(a!)",
       [](C c, A a) {
@@ -380,7 +380,7 @@ void register_create(OpRegistry& r) {
           p[i] = static_cast<float>(mean + std * static_cast<double>(g.normal()));
         return tv(write_in_place(a[0], t));
       },
-      true);
+      OpTag::Random);
   // x.fill_(v), x.zero_(): every element of self set, in place.
   r.add("aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", [](C, A a) {
     const Tensor self = tensor_arg(a[0]);

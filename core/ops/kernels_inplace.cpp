@@ -51,7 +51,7 @@ void register_inplace(OpRegistry& r) {
         [kernel](OpContext& ctx, const ValueList& a) {
           return IValue(write_in_place(a[0], tensor_arg(kernel(ctx, a))));
         },
-        base->is_random);
+        base->tags);
   }
 }
 

@@ -232,7 +232,8 @@ void register_nn(OpRegistry& r) {
   r.add(
       "aten::dropout(Tensor input, float p=0.5, bool? training=None, bool inplace=False) -> "
       "Tensor",
-      [t](OpContext& c, A a) { return tv(dropout(c, t(a[0]), a[1].to_double(), a[2])); }, true);
+      [t](OpContext& c, A a) { return tv(dropout(c, t(a[0]), a[1].to_double(), a[2])); },
+      OpTag::Random);
   r.add("aten::mse_loss(Tensor input, Tensor target, Any reduction='mean') -> Tensor",
         [](OpContext&, A a) { return tv(mse_loss(a[0], a[1], a[2])); });
 }

@@ -235,7 +235,7 @@ void register_norm(OpRegistry& r) {
       [](OpContext& c, A a) {
         return IValue(feature_dropout(c, tensor_arg(a[0]), a[1].to_double(), a[2].to_bool()));
       },
-      true);
+      OpTag::Random);
 }
 
 }  // namespace d2s::kernels

@@ -606,16 +606,16 @@ void register_rnn(OpRegistry& r) {
       "aten::lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int "
       "num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, "
       "Tensor, Tensor)",
-      [](OpContext& c, A a) { return rnn::sequence_forward(Mode::Lstm, c, a); }, true);
+      [](OpContext& c, A a) { return rnn::sequence_forward(Mode::Lstm, c, a); }, OpTag::Random);
   r.add(
       std::string("aten::gru.input") + seq_args,
-      [](OpContext& c, A a) { return rnn::sequence_forward(Mode::Gru, c, a); }, true);
+      [](OpContext& c, A a) { return rnn::sequence_forward(Mode::Gru, c, a); }, OpTag::Random);
   r.add(
       std::string("aten::rnn_tanh.input") + seq_args,
-      [](OpContext& c, A a) { return rnn::sequence_forward(Mode::Tanh, c, a); }, true);
+      [](OpContext& c, A a) { return rnn::sequence_forward(Mode::Tanh, c, a); }, OpTag::Random);
   r.add(
       std::string("aten::rnn_relu.input") + seq_args,
-      [](OpContext& c, A a) { return rnn::sequence_forward(Mode::Relu, c, a); }, true);
+      [](OpContext& c, A a) { return rnn::sequence_forward(Mode::Relu, c, a); }, OpTag::Random);
   r.add(
       "aten::lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, "
       "Tensor? b_hh=None) -> (Tensor, Tensor)",

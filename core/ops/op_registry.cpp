@@ -212,8 +212,33 @@ OpRegistry::Bound OpRegistry::bind(std::string_view base_name, const ValueList& 
               where, hint);
 }
 
-void OpRegistry::add(std::string_view schema, Kernel kernel, bool is_random) {
-  OpDef def{OpSchema::parse(schema), std::move(kernel), is_random, {}, {}, false, false};
+std::vector<std::string> OpTags::names() const {
+  static const std::pair<OpTag, const char*> kNames[] = {
+      {OpTag::Pointwise, "pointwise"},
+      {OpTag::Reduction, "reduction"},
+      {OpTag::FloatPromoting, "float-promoting"},
+      {OpTag::Random, "random"},
+      {OpTag::Nondeterministic, "nondeterministic"},
+      {OpTag::NoDerivative, "no-derivative"},
+      {OpTag::NoShapeRule, "no-shape-rule"},
+      {OpTag::NoOnnx, "no-onnx"},
+  };
+  std::vector<std::string> out;
+  for (const auto& [tag, name] : kNames) {
+    if (has(tag)) out.emplace_back(name);
+  }
+  return out;
+}
+
+void OpRegistry::add(std::string_view schema, Kernel kernel, OpTags tags) {
+  OpDef def{OpSchema::parse(schema),
+            std::move(kernel),
+            tags,
+            tags.has(OpTag::Random),
+            {},
+            {},
+            false,
+            false};
   def.mutates = def.schema.mutates();
   def.is_view = def.schema.returns_view_of_self();
   std::vector<OpDef>& defs = ops_[def.schema.name];

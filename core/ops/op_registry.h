@@ -166,10 +166,48 @@ struct SavedData {
   bool argument(size_t i) const { return i < 64 && (arguments >> i & 1u); }
 };
 
+// What an op's table entry says of it besides its schema and kernel, as PyTorch's
+// native_functions.yaml tags its entries; and the columns it opts out of. An entry
+// either has each column (a derivative, a shape rule, an ONNX mapping) or says it has
+// none; `d2s ops --check` (core/ops/op_coverage.h) fails on an entry that does neither.
+// Whether an op writes into an argument or returns a view is the schema's to say
+// (OpDef::mutates, OpDef::is_view), not a tag.
+enum class OpTag : uint32_t {
+  Pointwise = 1u << 0,         // elementwise over its broadcast tensor arguments
+  Reduction = 1u << 1,         // reduces dims of self (dim=None: all of them)
+  FloatPromoting = 1u << 2,    // integer and bool inputs compute, and return, float32
+  Random = 1u << 3,            // draws from the generator: never constant-folded
+  Nondeterministic = 1u << 4,  // its values are unspecified (empty): never compared
+  // Opt-outs.
+  NoDerivative = 1u << 8,  // not differentiable: integer, boolean or index results
+  NoShapeRule = 1u << 9,   // the parse route leaves its result's shape unknown
+  NoOnnx = 1u << 10,       // the ONNX exporter has no mapping for it
+};
+
+class OpTags {
+ public:
+  constexpr OpTags() = default;
+  constexpr OpTags(OpTag t) : bits_(static_cast<uint32_t>(t)) {}  // NOLINT: a tag is a set
+  constexpr bool has(OpTag t) const { return (bits_ & static_cast<uint32_t>(t)) != 0; }
+  constexpr OpTags operator|(OpTags o) const { return OpTags(bits_ | o.bits_); }
+  constexpr bool operator==(OpTags o) const { return bits_ == o.bits_; }
+  // The tags' names, in declaration order ("pointwise", "float-promoting", ...).
+  std::vector<std::string> names() const;
+
+ private:
+  constexpr explicit OpTags(uint32_t bits) : bits_(bits) {}
+  uint32_t bits_ = 0;
+};
+
+constexpr OpTags operator|(OpTag a, OpTag b) {
+  return OpTags(a) | OpTags(b);
+}
+
 struct OpDef {
   OpSchema schema;
   Kernel kernel;
-  bool is_random = false;  // reads the generator: never constant-folded
+  OpTags tags;             // as the entry declares them
+  bool is_random = false;  // tags.has(OpTag::Random): reads the generator, never folded
   Derivative derivative;   // empty: not differentiable (core/autograd/derivatives_*.cpp)
   SavedData saved;         // what `derivative` reads (set with it)
   // Writes into an argument (from the schema's `(a!)` marks): an effect, so never
@@ -210,7 +248,9 @@ class OpRegistry {
               const std::vector<std::pair<std::string, IValue>>& keywords,
               const SourceRange& where) const;
 
-  void add(std::string_view schema, Kernel kernel, bool is_random = false);
+  // One table entry: the schema as TorchScript writes it, the kernel, and the entry's
+  // tags (core/README.md, "Adding an operator").
+  void add(std::string_view schema, Kernel kernel, OpTags tags = {});
   // Attaches the derivative of an op already added ("aten::max.dim"); throws for an
   // unknown op or a second derivative.
   void set_derivative(std::string_view qualified_name, Derivative derivative,
