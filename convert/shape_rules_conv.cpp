@@ -55,14 +55,19 @@ Dims conv_shape(const Dims& s, const Args& a, size_t spatial) {
   return out;
 }
 
-Dims pool_shape(std::string_view k, const Dims& s, const Args& a, size_t spatial) {
+// What a rule's op slides over its input: a convolution's weight, a pooling window (max
+// pooling with a dilation argument, average pooling without), or an adaptive pooling's
+// output size.
+enum class Window { Conv, MaxPool, AvgPool, Adaptive };
+
+Dims pool_shape(Window window, const Dims& s, const Args& a, size_t spatial) {
   Dims out(s.begin(), s.end() - static_cast<std::ptrdiff_t>(spatial));
-  if (k.rfind("adaptive_", 0) == 0) {
+  if (window == Window::Adaptive) {
     auto size = ints(a, 1, spatial);
     for (size_t i = 0; i < spatial; ++i) out.push_back(size ? Dim::known((*size)[i]) : Dim{});
     return out;
   }
-  const bool is_max = k.rfind("max_", 0) == 0;
+  const bool is_max = window == Window::MaxPool;
   auto kernel = ints(a, 1, spatial), padding = ints(a, 3, spatial);
   auto stride_dims = a.dims_at(2);
   auto stride = stride_dims && stride_dims->empty() ? kernel : ints(a, 2, spatial);
@@ -83,29 +88,51 @@ Dims pool_shape(std::string_view k, const Dims& s, const Args& a, size_t spatial
   return out;
 }
 
-}  // namespace
-
-std::optional<std::vector<Type>> conv_pool_rule(std::string_view k, const Args& a) {
-  if (in(k, {"hardtanh", "relu6", "elu", "selu"})) {  // activations: a float of x's shape
-    const Dims* s = a.shape(0);
-    return std::vector<Type>{tensor(DType::Float32, s ? std::optional<Dims>(*s) : std::nullopt)};
-  }
-  const bool conv = in(k, {"conv1d", "conv2d"});
-  const bool pool =
-      in(k, {"max_pool1d", "max_pool2d", "max_pool2d_with_indices", "avg_pool1d", "avg_pool2d",
-             "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d"});
-  if (!conv && !pool) return std::nullopt;
-  const size_t spatial = k.find("1d") != std::string_view::npos ? 1 : 2;
+// The result of a convolution or pooling over `spatial` dims, of an input with or without
+// its batch dim; with `indices`, the argmax indices of max pooling too.
+std::optional<std::vector<Type>> windowed(const Args& a, Window window, size_t spatial,
+                                          bool indices) {
   const Dims* s = a.shape(0);
   std::optional<Dims> shape;
   if (s && (s->size() == spatial + 1 || s->size() == spatial + 2)) {
-    shape = conv ? conv_shape(*s, a, spatial) : pool_shape(k, *s, a, spatial);
+    shape =
+        window == Window::Conv ? conv_shape(*s, a, spatial) : pool_shape(window, *s, a, spatial);
   }
   std::vector<Type> types{tensor(DType::Float32, shape)};
-  if (in(k, {"max_pool2d_with_indices", "adaptive_max_pool2d"})) {
-    types.push_back(tensor(DType::Int64, shape));
-  }
+  if (indices) types.push_back(tensor(DType::Int64, shape));
   return types;
+}
+
+}  // namespace
+
+void add_conv_pool_rules(RuleTable& t) {
+  using W = Window;
+  // Activations: a float of x's shape.
+  t.add({"aten::hardtanh", "aten::relu6", "aten::elu", "aten::selu"},
+        [](const Args& a, const ir::Node&) {
+          const Dims* s = a.shape(0);
+          return one(tensor(DType::Float32, s ? std::optional<Dims>(*s) : std::nullopt));
+        });
+  t.add({"aten::conv1d"},
+        [](const Args& a, const ir::Node&) { return windowed(a, W::Conv, 1, false); });
+  t.add({"aten::conv2d"},
+        [](const Args& a, const ir::Node&) { return windowed(a, W::Conv, 2, false); });
+  t.add({"aten::max_pool1d"},
+        [](const Args& a, const ir::Node&) { return windowed(a, W::MaxPool, 1, false); });
+  t.add({"aten::max_pool2d"},
+        [](const Args& a, const ir::Node&) { return windowed(a, W::MaxPool, 2, false); });
+  t.add({"aten::max_pool2d_with_indices"},
+        [](const Args& a, const ir::Node&) { return windowed(a, W::MaxPool, 2, true); });
+  t.add({"aten::avg_pool1d"},
+        [](const Args& a, const ir::Node&) { return windowed(a, W::AvgPool, 1, false); });
+  t.add({"aten::avg_pool2d"},
+        [](const Args& a, const ir::Node&) { return windowed(a, W::AvgPool, 2, false); });
+  t.add({"aten::adaptive_avg_pool1d"},
+        [](const Args& a, const ir::Node&) { return windowed(a, W::Adaptive, 1, false); });
+  t.add({"aten::adaptive_avg_pool2d"},
+        [](const Args& a, const ir::Node&) { return windowed(a, W::Adaptive, 2, false); });
+  t.add({"aten::adaptive_max_pool2d"},
+        [](const Args& a, const ir::Node&) { return windowed(a, W::Adaptive, 2, true); });
 }
 
 }  // namespace d2s::convert::shape_detail
