@@ -216,6 +216,7 @@ const shape_detail::RuleTable& shape_detail::rule_table() {
     add_recurrent_rules(t);
     add_tensorops_rules(t);
     add_conv_pool_rules(t);
+    add_resize_rules(t);
     return t;
   }();
   return table;
@@ -226,7 +227,6 @@ namespace {
 // The families not yet in the table, by the base name without "aten::".
 std::optional<std::vector<Type>> old_family_rules(const Args& a, const ir::Node& n) {
   const std::string_view k = std::string_view(n.kind()).substr(6);
-  if (auto rz = resize_rule(k, a)) return rz;
   if (auto ix = index_sort_rule(k, a, n)) return ix;
   if (auto l = layout_rule(k, a, n)) return one(*l);
   if (auto c = creation_rule(k, a, n)) return one(*c);

@@ -50,10 +50,11 @@ Dims conv_transpose_shape(const Dims& s, const Args& a, size_t spatial) {
   return out;
 }
 
-Dims resample_shape(std::string_view k, const Dims& s, const Args& a, size_t spatial) {
+// upsample_*.vec(input, output_size, [align_corners,] scale_factors): the scale factors at
+// `scales_at` (2 for nearest, which has no align_corners; 3 for the interpolating modes).
+Dims resample_shape(const Dims& s, const Args& a, size_t spatial, size_t scales_at) {
   Dims out(s.begin(), s.end() - static_cast<std::ptrdiff_t>(spatial));
   auto sizes = known_ints(a, 1, spatial);
-  const size_t scales_at = k.find("nearest") == std::string_view::npos ? 3 : 2;
   const std::optional<IValue> scales = a.value(scales_at);
   for (size_t i = 0; i < spatial; ++i) {
     const Dim& in = s[s.size() - spatial + i];
@@ -70,12 +71,12 @@ Dims resample_shape(std::string_view k, const Dims& s, const Args& a, size_t spa
   return out;
 }
 
-std::optional<Dims> pixel_shuffle_shape(std::string_view k, const Dims& s, const Args& a) {
+// pixel_shuffle (`up`: channels / r², spatial dims * r) and pixel_unshuffle (the inverse).
+std::optional<Dims> pixel_shuffle_shape(const Dims& s, const Args& a, bool up) {
   const auto r = a.int_at(1);
   if (s.size() < 3) return std::nullopt;
   Dims out = s;
   const size_t n = s.size();
-  const bool up = k == "pixel_shuffle";
   auto scaled = [&](const Dim& d, bool multiply) {
     if (!r || !d.is_known() || *r <= 0) return Dim{};
     return Dim::known(multiply ? d.size * *r : d.size / *r);
@@ -139,38 +140,64 @@ std::optional<Dims> interpolate_shape(const Dims& s, const Args& a) {
   return out;
 }
 
-}  // namespace
-
-std::optional<std::vector<Type>> resize_rule(std::string_view k, const Args& a) {
-  const bool transpose = in(k, {"conv_transpose1d", "conv_transpose2d"});
-  const bool resample =
-      in(k, {"upsample_nearest1d", "upsample_nearest2d", "upsample_linear1d", "upsample_bilinear2d",
-             "upsample_bicubic2d", "upsample_trilinear3d"});
-  const bool shuffle = in(k, {"pixel_shuffle", "pixel_unshuffle"});
-  if (!transpose && !resample && !shuffle && k != "pad" && k != "__interpolate") {
-    return std::nullopt;
-  }
+// A transposed convolution over `spatial` dims, of an input with or without its batch dim.
+std::optional<std::vector<Type>> transposed(const Args& a, size_t spatial) {
   const Dims* s = a.shape(0);
   std::optional<Dims> shape;
-  const size_t spatial = k.find("1d") != std::string_view::npos   ? 1
-                         : k.find("3d") != std::string_view::npos ? 3
-                                                                  : 2;
-  if (s) {
-    if (transpose && (s->size() == spatial + 1 || s->size() == spatial + 2)) {
-      shape = conv_transpose_shape(*s, a, spatial);
-    } else if (resample && s->size() == spatial + 2) {
-      shape = resample_shape(k, *s, a, spatial);
-    } else if (shuffle) {
-      shape = pixel_shuffle_shape(k, *s, a);
-    } else if (k == "pad") {
-      shape = pad_shape(*s, a);
-    } else if (k == "__interpolate" && s->size() >= 3) {
-      shape = interpolate_shape(*s, a);
-    }
+  if (s && (s->size() == spatial + 1 || s->size() == spatial + 2)) {
+    shape = conv_transpose_shape(*s, a, spatial);
   }
-  const Type& self = a.type(0);
-  const std::optional<DType> dtype = shuffle ? self.dtype : std::optional<DType>(DType::Float32);
-  return std::vector<Type>{tensor(dtype, shape)};
+  return one(tensor(DType::Float32, shape));
+}
+
+// A resampling over `spatial` dims of a batched input (see resample_shape).
+std::optional<std::vector<Type>> resampled(const Args& a, size_t spatial, size_t scales_at) {
+  const Dims* s = a.shape(0);
+  std::optional<Dims> shape;
+  if (s && s->size() == spatial + 2) shape = resample_shape(*s, a, spatial, scales_at);
+  return one(tensor(DType::Float32, shape));
+}
+
+// Pixel shuffling keeps self's dtype.
+std::optional<std::vector<Type>> shuffled(const Args& a, bool up) {
+  const Dims* s = a.shape(0);
+  std::optional<Dims> shape;
+  if (s) shape = pixel_shuffle_shape(*s, a, up);
+  return one(tensor(a.type(0).dtype, shape));
+}
+
+}  // namespace
+
+void add_resize_rules(RuleTable& t) {
+  t.add({"aten::conv_transpose1d"},
+        [](const Args& a, const ir::Node&) { return transposed(a, 1); });
+  t.add({"aten::conv_transpose2d"},
+        [](const Args& a, const ir::Node&) { return transposed(a, 2); });
+  t.add({"aten::upsample_nearest1d"},
+        [](const Args& a, const ir::Node&) { return resampled(a, 1, 2); });
+  t.add({"aten::upsample_nearest2d"},
+        [](const Args& a, const ir::Node&) { return resampled(a, 2, 2); });
+  t.add({"aten::upsample_linear1d"},
+        [](const Args& a, const ir::Node&) { return resampled(a, 1, 3); });
+  t.add({"aten::upsample_bilinear2d", "aten::upsample_bicubic2d"},
+        [](const Args& a, const ir::Node&) { return resampled(a, 2, 3); });
+  t.add({"aten::upsample_trilinear3d"},
+        [](const Args& a, const ir::Node&) { return resampled(a, 3, 3); });
+  t.add({"aten::pixel_shuffle"}, [](const Args& a, const ir::Node&) { return shuffled(a, true); });
+  t.add({"aten::pixel_unshuffle"},
+        [](const Args& a, const ir::Node&) { return shuffled(a, false); });
+  t.add({"aten::pad"}, [](const Args& a, const ir::Node&) {
+    const Dims* s = a.shape(0);
+    std::optional<Dims> shape;
+    if (s) shape = pad_shape(*s, a);
+    return one(tensor(DType::Float32, shape));
+  });
+  t.add({"aten::__interpolate"}, [](const Args& a, const ir::Node&) {
+    const Dims* s = a.shape(0);
+    std::optional<Dims> shape;
+    if (s && s->size() >= 3) shape = interpolate_shape(*s, a);
+    return one(tensor(DType::Float32, shape));
+  });
 }
 
 }  // namespace d2s::convert::shape_detail
