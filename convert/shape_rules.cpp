@@ -217,6 +217,7 @@ const shape_detail::RuleTable& shape_detail::rule_table() {
     add_tensorops_rules(t);
     add_conv_pool_rules(t);
     add_resize_rules(t);
+    add_index_sort_rules(t);
     return t;
   }();
   return table;
@@ -227,7 +228,6 @@ namespace {
 // The families not yet in the table, by the base name without "aten::".
 std::optional<std::vector<Type>> old_family_rules(const Args& a, const ir::Node& n) {
   const std::string_view k = std::string_view(n.kind()).substr(6);
-  if (auto ix = index_sort_rule(k, a, n)) return ix;
   if (auto l = layout_rule(k, a, n)) return one(*l);
   if (auto c = creation_rule(k, a, n)) return one(*c);
   return std::nullopt;

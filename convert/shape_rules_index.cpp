@@ -85,76 +85,88 @@ std::optional<Dims> einsum_shape(const Args& a, const ir::Node& n) {
   return out;
 }
 
+std::optional<Dims> same_shape(const Args& a) {
+  const Dims* s = a.shape(0);
+  return s ? std::optional<Dims>(*s) : std::nullopt;
+}
+
+// sort and topk: (values, indices) of self's shape, topk's dim `k` long.
+std::optional<std::vector<Type>> values_and_indices(const Args& a, const ir::Node& n, bool topk) {
+  std::optional<Dims> shape = same_shape(a);
+  if (topk && shape) {
+    auto dim = a.int_at(2);
+    auto w = dim ? wrap(*dim, shape->size()) : std::nullopt;
+    if (!w) {
+      shape.reset();
+    } else {
+      auto kk = a.int_at(1);
+      (*shape)[*w] = kk ? Dim::known(*kk) : Args::dim_of_value(n.input(1));
+    }
+  }
+  return std::vector<Type>{tensor(a.type(0).dtype, shape), tensor(DType::Int64, shape)};
+}
+
 }  // namespace
 
-std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args& a,
-                                                 const ir::Node& n) {
-  const Type& self = a.type(0);
-  const Dims* s = a.shape(0);
-  if (k == "index") {
+void add_index_sort_rules(RuleTable& t) {
+  t.add({"aten::index"}, [](const Args& a, const ir::Node& n) {
+    const Dims* s = a.shape(0);
     std::optional<Dims> shape;
     if (s && n.inputs().size() > 1) shape = index_shape(*s, n.input(1));
-    return std::vector<Type>{tensor(self.dtype, shape)};
-  }
-  if (k == "einsum") return std::vector<Type>{tensor(DType::Float32, einsum_shape(a, n))};
-  if (k == "fmod") {
-    const Dims* o = a.shape(1);
+    return one(tensor(a.type(0).dtype, shape));
+  });
+  t.add({"aten::einsum"}, [](const Args& a, const ir::Node& n) {
+    return one(tensor(DType::Float32, einsum_shape(a, n)));
+  });
+  t.add({"aten::fmod"}, [](const Args& a, const ir::Node&) {
+    const Dims *s = a.shape(0), *o = a.shape(1);
     std::optional<Dims> shape;
     if (s && o) {
       shape = broadcast_dims(*s, *o);
     } else if (s && a.type(1).kind != TypeKind::Tensor) {
       shape = *s;
     }
-    return std::vector<Type>{tensor(promote({self, a.type(1)}), shape)};
-  }
-  if (k == "baddbmm") {
+    return one(tensor(promote({a.type(0), a.type(1)}), shape));
+  });
+  t.add({"aten::baddbmm"}, [](const Args& a, const ir::Node&) {
     const Dims *b1 = a.shape(1), *b2 = a.shape(2);
     std::optional<Dims> shape;
     if (b1 && b2 && b1->size() == 3 && b2->size() == 3) shape = Dims{(*b1)[0], (*b1)[1], (*b2)[2]};
-    return std::vector<Type>{tensor(promote({a.type(1), a.type(2)}), shape)};
-  }
-  if (k == "nonzero") {
+    return one(tensor(promote({a.type(1), a.type(2)}), shape));
+  });
+  t.add({"aten::nonzero"}, [](const Args& a, const ir::Node&) {
+    const Dims* s = a.shape(0);
     std::optional<Dims> shape;
     if (s) shape = Dims{Dim{}, Dim::known(static_cast<int64_t>(s->size()))};
-    return std::vector<Type>{tensor(DType::Int64, shape)};
-  }
-  if (in(k, {"new_zeros", "new_ones", "new_full", "new_empty"})) {
-    std::optional<DType> d = self.dtype;
-    if (auto given = a.dtype_arg()) d = given;
-    return std::vector<Type>{tensor(d, a.dims_at(1))};
-  }
-  if (in(k, {"index_put", "index_put_", "scatter", "scatter_", "scatter_add", "scatter_add_"})) {
-    return std::vector<Type>{self};
-  }
-  std::optional<Dims> same = s ? std::optional<Dims>(*s) : std::nullopt;
-  if (in(k, {"flip", "roll"})) return std::vector<Type>{tensor(self.dtype, same)};
-  if (in(k, {"cumsum", "cumprod"})) {
-    std::optional<DType> d = self.dtype;
+    return one(tensor(DType::Int64, shape));
+  });
+  t.add({"aten::new_zeros", "aten::new_ones", "aten::new_full", "aten::new_empty"},
+        [](const Args& a, const ir::Node&) {
+          std::optional<DType> d = a.type(0).dtype;
+          if (auto given = a.dtype_arg()) d = given;
+          return one(tensor(d, a.dims_at(1)));
+        });
+  t.add({"aten::index_put", "aten::index_put_", "aten::scatter", "aten::scatter_",
+         "aten::scatter_add", "aten::scatter_add_"},
+        [](const Args& a, const ir::Node&) { return one(a.type(0)); });
+  t.add({"aten::flip", "aten::roll"},
+        [](const Args& a, const ir::Node&) { return one(tensor(a.type(0).dtype, same_shape(a))); });
+  t.add({"aten::cumsum", "aten::cumprod"}, [](const Args& a, const ir::Node&) {
+    std::optional<DType> d = a.type(0).dtype;
     if (d && *d != DType::Float32) d = DType::Int64;
     if (auto given = a.dtype_arg()) d = given;
-    return std::vector<Type>{tensor(d, same)};
-  }
-  if (k == "argsort") return std::vector<Type>{tensor(DType::Int64, same)};
-  if (k == "gather") {
+    return one(tensor(d, same_shape(a)));
+  });
+  t.add({"aten::argsort"},
+        [](const Args& a, const ir::Node&) { return one(tensor(DType::Int64, same_shape(a))); });
+  t.add({"aten::gather"}, [](const Args& a, const ir::Node&) {
     const Dims* index = a.shape(2);
-    return std::vector<Type>{
-        tensor(self.dtype, index ? std::optional<Dims>(*index) : std::nullopt)};
-  }
-  if (in(k, {"sort", "topk"})) {
-    std::optional<Dims> shape = same;
-    if (k == "topk" && shape) {
-      auto dim = a.int_at(2);
-      auto w = dim ? wrap(*dim, shape->size()) : std::nullopt;
-      if (!w) {
-        shape.reset();
-      } else {
-        auto kk = a.int_at(1);
-        (*shape)[*w] = kk ? Dim::known(*kk) : Args::dim_of_value(n.input(1));
-      }
-    }
-    return std::vector<Type>{tensor(self.dtype, shape), tensor(DType::Int64, shape)};
-  }
-  return std::nullopt;
+    return one(tensor(a.type(0).dtype, index ? std::optional<Dims>(*index) : std::nullopt));
+  });
+  t.add({"aten::sort"},
+        [](const Args& a, const ir::Node& n) { return values_and_indices(a, n, false); });
+  t.add({"aten::topk"},
+        [](const Args& a, const ir::Node& n) { return values_and_indices(a, n, true); });
 }
 
 }  // namespace d2s::convert::shape_detail

@@ -283,8 +283,6 @@ void add_tensorops_rules(RuleTable& t);    // shape_rules_tensorops.cpp: list re
 // (base name without "aten::"), or nullopt when `k` is not one of the family's.
 std::optional<Type> layout_rule(std::string_view k, const Args& a, const ir::Node& n);
 std::optional<Type> creation_rule(std::string_view k, const Args& a, const ir::Node& n);
-std::optional<std::vector<Type>> index_sort_rule(std::string_view k, const Args& a,
-                                                 const ir::Node& n);
 
 // All the rules, built on first use.
 const RuleTable& rule_table();
