@@ -1,6 +1,8 @@
 // Per-op dtype and shape rules (see shape_rules.h), grouped by how the result's
 // shape follows from the inputs: elementwise (broadcast), same shape, reductions,
-// linear algebra here; shape manipulation and creation in shape_rules_layout.cpp.
+// linear algebra here; shape manipulation and creation in shape_rules_layout.cpp, the
+// other families in shape_rules_<family>.cpp. The rule table, which holds every
+// family's rules by op kind, and infer_node_types, which applies them, are here too.
 #include "convert/shape_rules.h"
 
 #include <algorithm>
@@ -212,28 +214,17 @@ const shape_detail::RuleTable& shape_detail::rule_table() {
   static const RuleTable table = [] {
     RuleTable t;
     add_elementwise_rules(t);
-    add_norm_rules(t);
-    add_recurrent_rules(t);
-    add_tensorops_rules(t);
+    add_layout_rules(t);
     add_conv_pool_rules(t);
     add_resize_rules(t);
+    add_norm_rules(t);
+    add_recurrent_rules(t);
     add_index_sort_rules(t);
+    add_tensorops_rules(t);
     return t;
   }();
   return table;
 }
-
-namespace {
-
-// The families not yet in the table, by the base name without "aten::".
-std::optional<std::vector<Type>> old_family_rules(const Args& a, const ir::Node& n) {
-  const std::string_view k = std::string_view(n.kind()).substr(6);
-  if (auto l = layout_rule(k, a, n)) return one(*l);
-  if (auto c = creation_rule(k, a, n)) return one(*c);
-  return std::nullopt;
-}
-
-}  // namespace
 
 void shape_detail::add_elementwise_rules(RuleTable& t) {
   using R = ResultDType;
@@ -410,8 +401,6 @@ bool infer_node_types(ir::Node& n) {
   Args a(n);
   if (Rule rule = rule_table().find(n.sym())) {
     outs = rule(a, n);
-  } else if (std::optional<std::vector<Type>> old = old_family_rules(a, n)) {
-    outs = old;
   } else if (a.def() && a.def()->mutates && a.type(0).is_tensor()) {
     // The other in-place ops (relu_, sigmoid_, elu_, dropout_, ...) write self with a
     // value of its own dtype and shape, and return it.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,15 +21,6 @@ using ir::Dim;
 using ir::Type;
 using ir::TypeKind;
 using Dims = std::vector<Dim>;
-
-// Names as string_views: their lengths are known at compile time, so most
-// mismatches cost one size comparison.
-inline bool in(std::string_view s, std::initializer_list<std::string_view> names) {
-  for (std::string_view n : names) {
-    if (s == n) return true;
-  }
-  return false;
-}
 
 inline std::optional<DType> dtype_of(const Type& t) {
   switch (t.kind) {
@@ -278,11 +270,6 @@ void add_index_sort_rules(RuleTable& t);   // shape_rules_index.cpp: indexing, s
                                            // gather/scatter
 void add_tensorops_rules(RuleTable& t);    // shape_rules_tensorops.cpp: list results
                                            // (nonzero, where(condition)), diagonal ops
-
-// Not yet in the rule table (being moved into it): the result types of an op `k`
-// (base name without "aten::"), or nullopt when `k` is not one of the family's.
-std::optional<Type> layout_rule(std::string_view k, const Args& a, const ir::Node& n);
-std::optional<Type> creation_rule(std::string_view k, const Args& a, const ir::Node& n);
 
 // All the rules, built on first use.
 const RuleTable& rule_table();
