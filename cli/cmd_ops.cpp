@@ -12,6 +12,7 @@
 #include <set>
 
 #include "cli/commands.h"
+#include "convert/grad_graph.h"
 #include "convert/json_writer.h"
 #include "convert/shape_rules.h"
 #include "core/ops/op_coverage.h"
@@ -44,6 +45,13 @@ ColumnsFromAbove columns_from_above() {
   ColumnsFromAbove c;
   for (const std::string& k : convert::shape_rule_kinds()) c.shape_rules.insert(k);
   for (const std::string& k : onnx_io::exported_kinds()) c.onnx.insert(k);
+  // The exporter makes the graph functional first (convert::functionalize): an in-place
+  // op is exported as the out-of-place op it becomes.
+  const OpRegistry& reg = OpRegistry::builtin();
+  for (const std::string& base : reg.base_names()) {
+    const std::string functional = convert::functional_kind(base);
+    if (!functional.empty() && c.onnx.count(functional)) c.onnx.insert(base);
+  }
   return c;
 }
 

@@ -341,14 +341,11 @@ class BackwardBuilder {
 // RemoveMutation pairs them the same way); copy_, fill_ and zero_ overwrite, so their
 // value is the source broadcast to self, a full_like, a zeros_like.
 std::pair<std::string, std::string> functional_form(const Node& n) {
-  const std::string& k = n.kind();
-  if (k == "aten::copy_") return {"aten::expand_as", ""};
-  if (k == "aten::fill_") return {"aten::full_like", ""};
-  if (k == "aten::zero_") return {"aten::zeros_like", ""};
-  const std::string base = k.substr(0, k.size() - 1);
-  const OpRegistry& reg = OpRegistry::builtin();
-  if (!k.empty() && k.back() == '_' && reg.find(base, n.overload())) return {base, n.overload()};
-  return {"", ""};
+  std::string kind = functional_kind(n.kind());
+  if (kind.empty()) return {"", ""};
+  const bool same_overloads = kind + "_" == n.kind();
+  if (same_overloads && !OpRegistry::builtin().find(kind, n.overload())) return {"", ""};
+  return {std::move(kind), same_overloads ? n.overload() : ""};
 }
 
 // An op that writes state beside a fresh result (batch_norm's running statistics, not
@@ -552,6 +549,15 @@ void build_backward_graph(Graph& graph) {
   graph.block()->return_node()->remove_all_inputs();
   for (Value* v : outputs) graph.register_output(v);
   ir::verify(graph);
+}
+
+std::string functional_kind(const std::string& kind) {
+  if (kind == "aten::copy_") return "aten::expand_as";
+  if (kind == "aten::fill_") return "aten::full_like";
+  if (kind == "aten::zero_") return "aten::zeros_like";
+  if (kind.empty() || kind.back() != '_') return "";
+  std::string base = kind.substr(0, kind.size() - 1);
+  return OpRegistry::builtin().overloads(base).empty() ? "" : base;
 }
 
 }  // namespace d2s::convert

@@ -19,6 +19,8 @@
 // giving the gradients the run-time tape gives (`d2s run --grad`).
 #pragma once
 
+#include <string>
+
 #include "core/ir/ir.h"
 
 namespace d2s::convert {
@@ -34,5 +36,9 @@ void build_backward_graph(ir::Graph& graph);
 // d2s::Error at a write it cannot express: into a value of an enclosing block, or into
 // a tensor that a list or tuple also holds.
 void functionalize(ir::Graph& graph);
+
+// The out-of-place kind functionalize writes an in-place kind as ("aten::add_" →
+// "aten::add", "aten::copy_" → "aten::expand_as"), or "" when it has none.
+std::string functional_kind(const std::string& kind);
 
 }  // namespace d2s::convert

@@ -58,8 +58,15 @@ void add_tensorops_rules(RuleTable& t) {
   });
   t.add({"aten::as_strided"},
         [](const Args& a, const ir::Node&) { return one(tensor(a.type(0).dtype, a.dims_at(1))); });
-  t.add({"aten::diagonal_scatter"},
+  t.add({"aten::diagonal_scatter", "aten::select_scatter", "aten::slice_scatter"},
         [](const Args& a, const ir::Node&) { return one(tensor(a.type(0).dtype, same_shape(a))); });
+  // x.T: the dims reversed.
+  t.add({"aten::numpy_T"}, [](const Args& a, const ir::Node&) {
+    const Dims* s = a.shape(0);
+    std::optional<Dims> out;
+    if (s) out = Dims(s->rbegin(), s->rend());
+    return one(tensor(a.type(0).dtype, out));
+  });
   // The last dim, |offset| longer, twice, at dim1 and dim2 of a rank one higher.
   t.add({"aten::diag_embed"}, [](const Args& a, const ir::Node&) {
     const Dims* s = a.shape(0);

@@ -14,7 +14,8 @@ void register_autograd_ops(OpRegistry& r) {
       [](OpContext&, const ValueList& a) {
         backward(a[0].to_tensor(), a[1].is_tensor() ? a[1].to_tensor() : Tensor());
         return IValue();
-      });
+      },
+      OpTag::NoOnnx);
 }
 
 }  // namespace d2s::kernels

@@ -315,7 +315,7 @@ void register_ctc_loss(OpRegistry& r) {
   r.add(
       "aten::ctc_loss(Tensor log_probs, Tensor targets, Any input_lengths, Any target_lengths, "
       "int blank=0, Any reduction='mean', bool zero_infinity=False) -> Tensor",
-      [](OpContext&, const ValueList& a) { return IValue(ctc_forward(a)); });
+      [](OpContext&, const ValueList& a) { return IValue(ctc_forward(a)); }, OpTag::NoOnnx);
 }
 
 }  // namespace kernels

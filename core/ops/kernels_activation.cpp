@@ -41,16 +41,22 @@ IValue elu(const IValue& self, double alpha, double scale, double input_scale) {
 
 void register_activation(OpRegistry& r) {
   using A = const ValueList&;
-  r.add("aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor",
-        [](OpContext&, A a) { return hardtanh(a[0], a[1].to_double(), a[2].to_double()); });
-  r.add("aten::relu6(Tensor self) -> Tensor",
-        [](OpContext&, A a) { return hardtanh(a[0], 0.0, 6.0); });
-  r.add("aten::elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor",
-        [](OpContext&, A a) {
-          return elu(a[0], a[1].to_double(), a[2].to_double(), a[3].to_double());
-        });
-  r.add("aten::selu(Tensor self) -> Tensor",
-        [](OpContext&, A a) { return elu(a[0], kSeluAlpha, kSeluScale, 1.0); });
+  r.add(
+      "aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor",
+      [](OpContext&, A a) { return hardtanh(a[0], a[1].to_double(), a[2].to_double()); },
+      OpTag::Pointwise);
+  r.add(
+      "aten::relu6(Tensor self) -> Tensor",
+      [](OpContext&, A a) { return hardtanh(a[0], 0.0, 6.0); }, OpTag::Pointwise);
+  r.add(
+      "aten::elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor",
+      [](OpContext&, A a) {
+        return elu(a[0], a[1].to_double(), a[2].to_double(), a[3].to_double());
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::selu(Tensor self) -> Tensor",
+      [](OpContext&, A a) { return elu(a[0], kSeluAlpha, kSeluScale, 1.0); }, OpTag::Pointwise);
 }
 
 }  // namespace d2s::kernels

@@ -94,7 +94,8 @@ void register_as_strided(OpRegistry& r) {
       "Tensor(a)",
       [](OpContext&, const ValueList& a) {
         return IValue(as_strided(tensor_arg(a[0]), a[1].to_int_list(), a[2].to_int_list(), a[3]));
-      });
+      },
+      OpTag::NoOnnx);
 }
 
 }  // namespace d2s::kernels

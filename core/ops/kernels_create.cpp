@@ -256,47 +256,72 @@ void register_create(OpRegistry& r) {
   r.add(schema("aten::ones(int[] size"), [](C, A a) {
     return tv(finish(Tensor::full(shape_arg(a[0]), 1, dtype_or(a[1], DType::Float32)), a, 1));
   });
-  r.add(schema("aten::empty(int[] size"), [](C, A a) {
-    return tv(finish(Tensor::zeros(shape_arg(a[0]), dtype_or(a[1], DType::Float32)), a, 1));
-  });
+  r.add(
+      schema("aten::empty(int[] size"),
+      [](C, A a) {
+        return tv(finish(Tensor::zeros(shape_arg(a[0]), dtype_or(a[1], DType::Float32)), a, 1));
+      },
+      OpTag::NoOnnx);
   r.add(schema("aten::full(int[] size, Scalar fill_value"), [](C, A a) {
     DType d = dtype_or(a[2], fill_dtype(a[1]));
     return tv(finish(full(shape_arg(a[0]), a[1], d), a, 2));
   });
-  r.add(schema("aten::zeros_like(Tensor self"), [](C, A a) {
-    Tensor x = tensor_arg(a[0]);
-    return tv(finish(Tensor::zeros(x.shape(), dtype_or(a[1], x.dtype())), a, 1));
-  });
-  r.add(schema("aten::empty_like(Tensor self"), [](C, A a) {
-    Tensor x = tensor_arg(a[0]);
-    return tv(finish(Tensor::zeros(x.shape(), dtype_or(a[1], x.dtype())), a, 1));
-  });
-  r.add(schema("aten::ones_like(Tensor self"), [](C, A a) {
-    Tensor x = tensor_arg(a[0]);
-    return tv(finish(Tensor::full(x.shape(), 1, dtype_or(a[1], x.dtype())), a, 1));
-  });
-  r.add(schema("aten::full_like(Tensor self, Scalar fill_value"), [](C, A a) {
-    Tensor x = tensor_arg(a[0]);
-    return tv(finish(full(x.shape(), a[1], dtype_or(a[2], x.dtype())), a, 2));
-  });
+  r.add(
+      schema("aten::zeros_like(Tensor self"),
+      [](C, A a) {
+        Tensor x = tensor_arg(a[0]);
+        return tv(finish(Tensor::zeros(x.shape(), dtype_or(a[1], x.dtype())), a, 1));
+      },
+      OpTag::NoDerivative);
+  r.add(
+      schema("aten::empty_like(Tensor self"),
+      [](C, A a) {
+        Tensor x = tensor_arg(a[0]);
+        return tv(finish(Tensor::zeros(x.shape(), dtype_or(a[1], x.dtype())), a, 1));
+      },
+      OpTag::Nondeterministic | OpTag::NoDerivative | OpTag::NoOnnx);
+  r.add(
+      schema("aten::ones_like(Tensor self"),
+      [](C, A a) {
+        Tensor x = tensor_arg(a[0]);
+        return tv(finish(Tensor::full(x.shape(), 1, dtype_or(a[1], x.dtype())), a, 1));
+      },
+      OpTag::NoDerivative);
+  r.add(
+      schema("aten::full_like(Tensor self, Scalar fill_value"),
+      [](C, A a) {
+        Tensor x = tensor_arg(a[0]);
+        return tv(finish(full(x.shape(), a[1], dtype_or(a[2], x.dtype())), a, 2));
+      },
+      OpTag::NoDerivative);
   r.add(schema("aten::arange(Scalar end"), [](C, A a) {
     return tv(finish(arange(IValue(int64_t{0}), a[0], IValue(int64_t{1}), a[1]), a, 1));
   });
   r.add(schema("aten::arange.start_step(Scalar start, Scalar end, Scalar step=1"),
         [](C, A a) { return tv(finish(arange(a[0], a[1], a[2], a[3]), a, 3)); });
-  r.add(schema("aten::linspace(Scalar start, Scalar end, int steps"), [](C, A a) {
-    return tv(finish(
-        linspace(a[0].to_double(), a[1].to_double(), a[2].to_int(), dtype_or(a[3], DType::Float32)),
-        a, 3));
-  });
-  r.add(schema("aten::eye(int n"), [](C, A a) {
-    return tv(finish(eye(a[0].to_int(), a[0].to_int(), dtype_or(a[1], DType::Float32)), a, 1));
-  });
-  r.add(schema("aten::eye.m(int n, int m"), [](C, A a) {
-    return tv(finish(eye(a[0].to_int(), a[1].to_int(), dtype_or(a[2], DType::Float32)), a, 2));
-  });
-  r.add(schema("aten::tensor(Any data"),
-        [](C, A a) { return tv(finish(tensor_from(a[0], a[1]), a, 1)); });
+  r.add(
+      schema("aten::linspace(Scalar start, Scalar end, int steps"),
+      [](C, A a) {
+        return tv(finish(linspace(a[0].to_double(), a[1].to_double(), a[2].to_int(),
+                                  dtype_or(a[3], DType::Float32)),
+                         a, 3));
+      },
+      OpTag::NoOnnx);
+  r.add(
+      schema("aten::eye(int n"),
+      [](C, A a) {
+        return tv(finish(eye(a[0].to_int(), a[0].to_int(), dtype_or(a[1], DType::Float32)), a, 1));
+      },
+      OpTag::NoOnnx);
+  r.add(
+      schema("aten::eye.m(int n, int m"),
+      [](C, A a) {
+        return tv(finish(eye(a[0].to_int(), a[1].to_int(), dtype_or(a[2], DType::Float32)), a, 2));
+      },
+      OpTag::NoOnnx);
+  r.add(
+      schema("aten::tensor(Any data"),
+      [](C, A a) { return tv(finish(tensor_from(a[0], a[1]), a, 1)); }, OpTag::NoOnnx);
 
   // Random ops read ctx.generator (is_random: never constant-folded).
   r.add(
@@ -304,34 +329,34 @@ void register_create(OpRegistry& r) {
       [](C c, A a) {
         return tv(finish(rand(c, shape_arg(a[0]), dtype_or(a[1], DType::Float32)), a, 1));
       },
-      OpTag::Random);
+      OpTag::Random | OpTag::NoOnnx);
   r.add(
       schema("aten::randn(int[] size"),
       [](C c, A a) {
         return tv(finish(randn(c, shape_arg(a[0]), dtype_or(a[1], DType::Float32)), a, 1));
       },
-      OpTag::Random);
+      OpTag::Random | OpTag::NoOnnx);
   r.add(
       schema("aten::rand_like(Tensor self"),
       [](C c, A a) {
         Tensor x = tensor_arg(a[0]);
         return tv(finish(rand(c, x.shape(), dtype_or(a[1], x.dtype())), a, 1));
       },
-      OpTag::Random);
+      OpTag::Random | OpTag::NoDerivative | OpTag::NoOnnx);
   r.add(
       schema("aten::randn_like(Tensor self"),
       [](C c, A a) {
         Tensor x = tensor_arg(a[0]);
         return tv(finish(randn(c, x.shape(), dtype_or(a[1], x.dtype())), a, 1));
       },
-      OpTag::Random);
+      OpTag::Random | OpTag::NoDerivative | OpTag::NoOnnx);
   r.add(
       schema("aten::randint(int high, int[] size"),
       [](C c, A a) {
         return tv(finish(
             randint(c, 0, a[0].to_int(), shape_arg(a[1]), dtype_or(a[2], DType::Int64)), a, 2));
       },
-      OpTag::Random);
+      OpTag::Random | OpTag::NoOnnx);
   r.add(
       schema("aten::randint.low(int low, int high, int[] size"),
       [](C c, A a) {
@@ -339,7 +364,7 @@ void register_create(OpRegistry& r) {
             randint(c, a[0].to_int(), a[1].to_int(), shape_arg(a[2]), dtype_or(a[3], DType::Int64)),
             a, 3));
       },
-      OpTag::Random);
+      OpTag::Random | OpTag::NoOnnx);
   // x.uniform_(from, to), x.normal_(mean, std): self refilled in place from the
   // generator (docs/random.md, "What each op draws"); random, so never constant-folded.
   r.add(
@@ -362,7 +387,7 @@ void register_create(OpRegistry& r) {
           p[i] = static_cast<float>(from + (to - from) * static_cast<double>(g.uniform()));
         return tv(write_in_place(a[0], t));
       },
-      OpTag::Random);
+      OpTag::Random | OpTag::NoOnnx);
   r.add(
       "aten::normal_(Tensor(a!) self, float mean=0., float std=1.) -> Tensor(a!)",
       [](C c, A a) {
@@ -380,7 +405,7 @@ void register_create(OpRegistry& r) {
           p[i] = static_cast<float>(mean + std * static_cast<double>(g.normal()));
         return tv(write_in_place(a[0], t));
       },
-      OpTag::Random);
+      OpTag::Random | OpTag::NoOnnx);
   // x.fill_(v), x.zero_(): every element of self set, in place.
   r.add("aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", [](C, A a) {
     const Tensor self = tensor_arg(a[0]);

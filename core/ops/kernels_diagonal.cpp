@@ -82,21 +82,26 @@ Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2
 void register_diagonal(OpRegistry& r) {
   using A = const ValueList&;
   auto t = [](const IValue& v) { return tensor_arg(v); };
-  r.add("aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
-        [t](OpContext&, A a) {
-          return IValue(diagonal(t(a[0]), a[1].to_int(), a[2].to_int(), a[3].to_int()));
-        });
+  r.add(
+      "aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
+      [t](OpContext&, A a) {
+        return IValue(diagonal(t(a[0]), a[1].to_int(), a[2].to_int(), a[3].to_int()));
+      },
+      OpTag::NoOnnx);
   r.add(
       "aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> "
       "Tensor",
       [t](OpContext&, A a) {
         return IValue(
             diagonal_scatter(t(a[0]), t(a[1]), a[2].to_int(), a[3].to_int(), a[4].to_int()));
-      });
-  r.add("aten::diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
-        [t](OpContext&, A a) {
-          return IValue(diag_embed(t(a[0]), a[1].to_int(), a[2].to_int(), a[3].to_int()));
-        });
+      },
+      OpTag::NoOnnx);
+  r.add(
+      "aten::diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
+      [t](OpContext&, A a) {
+        return IValue(diag_embed(t(a[0]), a[1].to_int(), a[2].to_int(), a[3].to_int()));
+      },
+      OpTag::NoOnnx);
 }
 
 }  // namespace d2s::kernels

@@ -248,12 +248,14 @@ Tensor einsum_with(const EinsumEquation& e, const std::vector<Tensor>& ts,
 }
 
 void register_einsum(OpRegistry& r) {
-  r.add("aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor",
-        [](OpContext&, const ValueList& a) {
-          std::vector<Tensor> ts;
-          for (const IValue& v : a[1].items()) ts.push_back(tensor_arg(v));
-          return IValue(einsum_with(parse_einsum(a[0].to_string(), einsum_ranks(ts)), ts, {}));
-        });
+  r.add(
+      "aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor",
+      [](OpContext&, const ValueList& a) {
+        std::vector<Tensor> ts;
+        for (const IValue& v : a[1].items()) ts.push_back(tensor_arg(v));
+        return IValue(einsum_with(parse_einsum(a[0].to_string(), einsum_ranks(ts)), ts, {}));
+      },
+      OpTag::NoOnnx);
 }
 
 }  // namespace d2s::kernels

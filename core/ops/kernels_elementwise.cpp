@@ -456,83 +456,114 @@ Tensor write_in_place(const IValue& selfv, const Tensor& result) {
 
 void register_elementwise(OpRegistry& r) {
   using A = const ValueList&;
-  r.add("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-        [](OpContext& ctx, A a) {
-          return tv(add_alpha(false, a[0], a[1], a[2], reuse_for_binary(ctx, a, 0, 1)));
+  r.add(
+      "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+      [](OpContext& ctx, A a) {
+        return tv(add_alpha(false, a[0], a[1], a[2], reuse_for_binary(ctx, a, 0, 1)));
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+      [](OpContext& ctx, A a) {
+        return tv(add_alpha(true, a[0], a[1], a[2], reuse_for_binary(ctx, a, 0, 1)));
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+      [](OpContext&, A a) {
+        return tv(add_alpha(true, a[1], a[0], a[2]));  // other - alpha * self
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::mul.Tensor(Tensor self, Tensor other) -> Tensor",
+      [](OpContext& ctx, A a) { return tv(binary_reusing(BinaryOp::Mul, ctx, a)); },
+      OpTag::Pointwise);
+  r.add(
+      "aten::div.Tensor(Tensor self, Tensor other) -> Tensor",
+      [](OpContext& ctx, A a) { return tv(binary_reusing(BinaryOp::Div, ctx, a)); },
+      OpTag::Pointwise | OpTag::FloatPromoting);
+  r.add(
+      "aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+      [](OpContext&, A a) {
+        if (a[2].is_none()) return tv(binary_op(BinaryOp::Div, a[0], a[1]));
+        const std::string& mode = a[2].to_string();
+        if (mode == "floor") return tv(binary_op(BinaryOp::FloorDiv, a[0], a[1]));
+        if (mode != "trunc") {
+          fail("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" +
+               mode + "'");
+        }
+        if (result_type(a[0], a[1]) == DType::Float32) {
+          Tensor q = binary_op(BinaryOp::Div, a[0], a[1]);
+          float* p = q.data<float>();
+          for (int64_t i = 0; i < q.numel(); ++i) p[i] = std::trunc(p[i]);
+          return tv(q);
+        }
+        // Integer trunc division stays in integers (precision; x / 0 is an error).
+        Tensor x = as_dtype(tensor_arg(a[0]), DType::Int64);
+        Tensor y = as_dtype(tensor_arg(a[1]), DType::Int64);
+        Tensor out = Tensor::empty(broadcast_shapes(x.shape(), y.shape()), DType::Int64);
+        binary_loop<int64_t, int64_t, int64_t>(x, y, out, [](int64_t u, int64_t v) {
+          if (v == 0) fail("ZeroDivisionError");
+          return v == -1 ? static_cast<int64_t>(0 - static_cast<uint64_t>(u)) : u / v;
         });
-  r.add("aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-        [](OpContext& ctx, A a) {
-          return tv(add_alpha(true, a[0], a[1], a[2], reuse_for_binary(ctx, a, 0, 1)));
-        });
-  r.add("aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-        [](OpContext&, A a) {
-          return tv(add_alpha(true, a[1], a[0], a[2]));  // other - alpha * self
-        });
-  r.add("aten::mul.Tensor(Tensor self, Tensor other) -> Tensor",
-        [](OpContext& ctx, A a) { return tv(binary_reusing(BinaryOp::Mul, ctx, a)); });
-  r.add("aten::div.Tensor(Tensor self, Tensor other) -> Tensor",
-        [](OpContext& ctx, A a) { return tv(binary_reusing(BinaryOp::Div, ctx, a)); });
-  r.add("aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
-        [](OpContext&, A a) {
-          if (a[2].is_none()) return tv(binary_op(BinaryOp::Div, a[0], a[1]));
-          const std::string& mode = a[2].to_string();
-          if (mode == "floor") return tv(binary_op(BinaryOp::FloorDiv, a[0], a[1]));
-          if (mode != "trunc") {
-            fail("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" +
-                 mode + "'");
-          }
-          if (result_type(a[0], a[1]) == DType::Float32) {
-            Tensor q = binary_op(BinaryOp::Div, a[0], a[1]);
-            float* p = q.data<float>();
-            for (int64_t i = 0; i < q.numel(); ++i) p[i] = std::trunc(p[i]);
-            return tv(q);
-          }
-          // Integer trunc division stays in integers (precision; x / 0 is an error).
-          Tensor x = as_dtype(tensor_arg(a[0]), DType::Int64);
-          Tensor y = as_dtype(tensor_arg(a[1]), DType::Int64);
-          Tensor out = Tensor::empty(broadcast_shapes(x.shape(), y.shape()), DType::Int64);
-          binary_loop<int64_t, int64_t, int64_t>(x, y, out, [](int64_t u, int64_t v) {
-            if (v == 0) fail("ZeroDivisionError");
-            return v == -1 ? static_cast<int64_t>(0 - static_cast<uint64_t>(u)) : u / v;
-          });
-          return tv(out);
-        });
-  r.add("aten::floor_divide(Tensor self, Tensor other) -> Tensor",
-        [](OpContext&, A a) { return tv(binary_op(BinaryOp::FloorDiv, a[0], a[1])); });
-  r.add("aten::remainder.Tensor(Tensor self, Tensor other) -> Tensor",
-        [](OpContext&, A a) { return tv(binary_op(BinaryOp::Rem, a[0], a[1])); });
-  r.add("aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
-        [](OpContext&, A a) { return tv(binary_op(BinaryOp::Pow, a[0], a[1])); });
-  r.add("aten::maximum(Tensor self, Tensor other) -> Tensor",
-        [](OpContext&, A a) { return tv(binary_op(BinaryOp::Maximum, a[0], a[1])); });
-  r.add("aten::minimum(Tensor self, Tensor other) -> Tensor",
-        [](OpContext&, A a) { return tv(binary_op(BinaryOp::Minimum, a[0], a[1])); });
+        return tv(out);
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::floor_divide(Tensor self, Tensor other) -> Tensor",
+      [](OpContext&, A a) { return tv(binary_op(BinaryOp::FloorDiv, a[0], a[1])); },
+      OpTag::Pointwise);
+  r.add(
+      "aten::remainder.Tensor(Tensor self, Tensor other) -> Tensor",
+      [](OpContext&, A a) { return tv(binary_op(BinaryOp::Rem, a[0], a[1])); }, OpTag::Pointwise);
+  r.add(
+      "aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
+      [](OpContext&, A a) { return tv(binary_op(BinaryOp::Pow, a[0], a[1])); }, OpTag::Pointwise);
+  r.add(
+      "aten::maximum(Tensor self, Tensor other) -> Tensor",
+      [](OpContext&, A a) { return tv(binary_op(BinaryOp::Maximum, a[0], a[1])); },
+      OpTag::Pointwise);
+  r.add(
+      "aten::minimum(Tensor self, Tensor other) -> Tensor",
+      [](OpContext&, A a) { return tv(binary_op(BinaryOp::Minimum, a[0], a[1])); },
+      OpTag::Pointwise);
 
   static const std::pair<const char*, Cmp> kCmps[] = {{"lt", Cmp::Lt}, {"gt", Cmp::Gt},
                                                       {"le", Cmp::Le}, {"ge", Cmp::Ge},
                                                       {"eq", Cmp::Eq}, {"ne", Cmp::Ne}};
   for (const auto& [name, c] : kCmps) {
     Cmp cmp = c;
-    r.add(std::string("aten::") + name + ".Tensor(Tensor self, Tensor other) -> Tensor",
-          [cmp](OpContext&, A a) { return tv(compare(cmp, a[0], a[1])); });
+    r.add(
+        std::string("aten::") + name + ".Tensor(Tensor self, Tensor other) -> Tensor",
+        [cmp](OpContext&, A a) { return tv(compare(cmp, a[0], a[1])); },
+        OpTag::Pointwise | OpTag::NoDerivative);
   }
 
   static const std::pair<const char*, Logic> kLogic[] = {
       {"and", Logic::And}, {"or", Logic::Or}, {"xor", Logic::Xor}};
   for (const auto& [name, l] : kLogic) {
     Logic op = l;
-    r.add(std::string("aten::logical_") + name + "(Tensor self, Tensor other) -> Tensor",
-          [op](OpContext&, A a) { return tv(logical(op, a[0], a[1])); });
-    r.add(std::string("aten::__") + name + "__.Tensor(Tensor self, Tensor other) -> Tensor",
-          [op](OpContext&, A a) { return tv(bitwise(op, a[0], a[1])); });
-    r.add(std::string("aten::bitwise_") + name + ".Tensor(Tensor self, Tensor other) -> Tensor",
-          [op](OpContext&, A a) { return tv(bitwise(op, a[0], a[1])); });
+    r.add(
+        std::string("aten::logical_") + name + "(Tensor self, Tensor other) -> Tensor",
+        [op](OpContext&, A a) { return tv(logical(op, a[0], a[1])); },
+        OpTag::Pointwise | OpTag::NoDerivative);
+    r.add(
+        std::string("aten::__") + name + "__.Tensor(Tensor self, Tensor other) -> Tensor",
+        [op](OpContext&, A a) { return tv(bitwise(op, a[0], a[1])); },
+        OpTag::Pointwise | OpTag::NoDerivative);
+    r.add(
+        std::string("aten::bitwise_") + name + ".Tensor(Tensor self, Tensor other) -> Tensor",
+        [op](OpContext&, A a) { return tv(bitwise(op, a[0], a[1])); },
+        OpTag::Pointwise | OpTag::NoDerivative);
   }
 
-  r.add("aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
-        [](OpContext&, A a) { return tv(where(a[0], a[1], a[2])); });
-  r.add("aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
-        [](OpContext&, A a) { return tv(masked_fill(tensor_arg(a[0]), tensor_arg(a[1]), a[2])); });
+  r.add(
+      "aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
+      [](OpContext&, A a) { return tv(where(a[0], a[1], a[2])); }, OpTag::Pointwise);
+  r.add(
+      "aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
+      [](OpContext&, A a) { return tv(masked_fill(tensor_arg(a[0]), tensor_arg(a[1]), a[2])); },
+      OpTag::Pointwise);
 
   r.add(
       "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",

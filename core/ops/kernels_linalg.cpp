@@ -317,11 +317,14 @@ void register_linalg(OpRegistry& r) {
         [t](OpContext&, A a) { return tv(mv(t(a[0]), t(a[1]))); });
   r.add("aten::dot(Tensor self, Tensor tensor) -> Tensor",
         [t](OpContext&, A a) { return tv(dot(t(a[0]), t(a[1]))); });
-  r.add("aten::outer(Tensor self, Tensor vec2) -> Tensor", [t](OpContext&, A a) {
-    Tensor x = t(a[0]), y = t(a[1]);
-    if (x.dim() != 1 || y.dim() != 1) fail("outer: expected 1D tensors");
-    return tv(binary_op(BinaryOp::Mul, x.view_as_shape({x.numel(), 1}), y));
-  });
+  r.add(
+      "aten::outer(Tensor self, Tensor vec2) -> Tensor",
+      [t](OpContext&, A a) {
+        Tensor x = t(a[0]), y = t(a[1]);
+        if (x.dim() != 1 || y.dim() != 1) fail("outer: expected 1D tensors");
+        return tv(binary_op(BinaryOp::Mul, x.view_as_shape({x.numel(), 1}), y));
+      },
+      OpTag::NoOnnx);
   r.add(
       "aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> "
       "Tensor",

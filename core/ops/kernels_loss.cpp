@@ -168,10 +168,12 @@ Tensor bce_with_logits(const Tensor& input, const IValue& target_v, const IValue
 
 void register_loss(OpRegistry& r) {
   using A = const ValueList&;
-  r.add("aten::l1_loss(Tensor input, Tensor target, Any reduction='mean') -> Tensor", [](OpContext&,
-                                                                                         A a) {
-    return tv(pointwise_loss(a[0], a[1], a[2], "abs_cpu", [](float d) { return std::abs(d); }));
-  });
+  r.add(
+      "aten::l1_loss(Tensor input, Tensor target, Any reduction='mean') -> Tensor",
+      [](OpContext&, A a) {
+        return tv(pointwise_loss(a[0], a[1], a[2], "abs_cpu", [](float d) { return std::abs(d); }));
+      },
+      OpTag::NoOnnx);
   r.add(
       "aten::smooth_l1_loss(Tensor input, Tensor target, Any reduction='mean', float beta=1.0) -> "
       "Tensor",
@@ -183,26 +185,28 @@ void register_loss(OpRegistry& r) {
           const float z = std::abs(d);
           return z < b ? 0.5f * z * z / b : z - 0.5f * b;
         }));
-      });
+      },
+      OpTag::NoOnnx);
   r.add(
       "aten::nll_loss(Tensor input, Tensor target, Tensor? weight=None, Any reduction='mean', "
       "int ignore_index=-100) -> Tensor",
       [](OpContext&, A a) {
         return tv(nll_loss(tensor_arg(a[0]), tensor_arg(a[1]), a[2], a[3], a[4].to_int()));
-      });
+      },
+      OpTag::NoOnnx);
   r.add(
       "aten::cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, "
       "Any reduction='mean', int ignore_index=-100, float label_smoothing=0.0) -> Tensor",
       [](OpContext&, A a) {
         return tv(cross_entropy(tensor_arg(a[0]), tensor_arg(a[1]), a[2], a[3], a[4].to_int(),
                                 a[5].to_double()));
-      });
+      },
+      OpTag::NoOnnx);
   r.add(
       "aten::binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, "
       "Tensor? pos_weight=None, Any reduction='mean') -> Tensor",
-      [](OpContext&, A a) {
-        return tv(bce_with_logits(tensor_arg(a[0]), a[1], a[2], a[3], a[4]));
-      });
+      [](OpContext&, A a) { return tv(bce_with_logits(tensor_arg(a[0]), a[1], a[2], a[3], a[4])); },
+      OpTag::NoOnnx);
   register_ctc_loss(r);
 }
 

@@ -86,13 +86,15 @@ void register_loss_prob(OpRegistry& r) {
       "-> Tensor",
       [](OpContext&, A a) {
         return IValue(kl_div(tensor_arg(a[0]), tensor_arg(a[1]), a[2], a[3].to_bool()));
-      });
+      },
+      OpTag::NoOnnx);
   r.add(
       "aten::binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, "
       "Any reduction='mean') -> Tensor",
       [](OpContext&, A a) {
         return IValue(binary_cross_entropy(tensor_arg(a[0]), tensor_arg(a[1]), a[2], a[3]));
-      });
+      },
+      OpTag::NoOnnx);
 }
 
 }  // namespace d2s::kernels

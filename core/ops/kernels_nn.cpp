@@ -200,35 +200,49 @@ void register_nn(OpRegistry& r) {
   auto t = [](const IValue& v) { return tensor_arg(v); };
   r.add("aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor",
         [t](OpContext&, A a) { return tv(linear(t(a[0]), t(a[1]), a[2])); });
-  r.add("aten::gelu(Tensor self, *, str approximate='none') -> Tensor",
-        [t](OpContext&, A a) { return tv(gelu(t(a[0]), a[1].to_string())); });
-  r.add("aten::silu(Tensor self) -> Tensor", [t](OpContext&, A a) {
-    return tv(map_float(t(a[0]), "silu", [](float v) { return v / (1.0f + std::exp(-v)); }));
-  });
-  r.add("aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor",
-        [t](OpContext&, A a) {
-          const float slope = static_cast<float>(a[1].to_double());
-          return tv(map_float(t(a[0]), "leaky_relu_cpu",
-                              [slope](float v) { return v > 0 ? v : v * slope; }));
-        });
-  r.add("aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor",
-        [t](OpContext&, A a) {
-          const float beta = static_cast<float>(a[1].to_double());
-          const float threshold = static_cast<float>(a[2].to_double());
-          return tv(map_float(t(a[0]), "softplus_cpu", [=](float v) {
-            return v * beta > threshold ? v : std::log1p(std::exp(v * beta)) / beta;
-          }));
-        });
-  r.add("aten::softmax.int(Tensor self, int? dim=None, ScalarType? dtype=None) -> Tensor",
-        [t](OpContext&, A a) { return tv(softmax(t(a[0]), a[1], a[2], false)); });
-  r.add("aten::log_softmax.int(Tensor self, int? dim=None, ScalarType? dtype=None) -> Tensor",
-        [t](OpContext&, A a) { return tv(softmax(t(a[0]), a[1], a[2], true)); });
+  r.add(
+      "aten::gelu(Tensor self, *, str approximate='none') -> Tensor",
+      [t](OpContext&, A a) { return tv(gelu(t(a[0]), a[1].to_string())); },
+      OpTag::Pointwise | OpTag::FloatPromoting);
+  r.add(
+      "aten::silu(Tensor self) -> Tensor",
+      [t](OpContext&, A a) {
+        return tv(map_float(t(a[0]), "silu", [](float v) { return v / (1.0f + std::exp(-v)); }));
+      },
+      OpTag::Pointwise | OpTag::FloatPromoting);
+  r.add(
+      "aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor",
+      [t](OpContext&, A a) {
+        const float slope = static_cast<float>(a[1].to_double());
+        return tv(map_float(t(a[0]), "leaky_relu_cpu",
+                            [slope](float v) { return v > 0 ? v : v * slope; }));
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor",
+      [t](OpContext&, A a) {
+        const float beta = static_cast<float>(a[1].to_double());
+        const float threshold = static_cast<float>(a[2].to_double());
+        return tv(map_float(t(a[0]), "softplus_cpu", [=](float v) {
+          return v * beta > threshold ? v : std::log1p(std::exp(v * beta)) / beta;
+        }));
+      },
+      OpTag::Pointwise | OpTag::FloatPromoting);
+  r.add(
+      "aten::softmax.int(Tensor self, int? dim=None, ScalarType? dtype=None) -> Tensor",
+      [t](OpContext&, A a) { return tv(softmax(t(a[0]), a[1], a[2], false)); },
+      OpTag::FloatPromoting);
+  r.add(
+      "aten::log_softmax.int(Tensor self, int? dim=None, ScalarType? dtype=None) -> Tensor",
+      [t](OpContext&, A a) { return tv(softmax(t(a[0]), a[1], a[2], true)); },
+      OpTag::FloatPromoting);
   r.add(
       "aten::layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
       "Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor",
       [t](OpContext&, A a) {
         return tv(layer_norm(t(a[0]), a[1].to_int_list(), a[2], a[3], a[4].to_double()));
-      });
+      },
+      OpTag::FloatPromoting);
   r.add(
       "aten::dropout(Tensor input, float p=0.5, bool? training=None, bool inplace=False) -> "
       "Tensor",

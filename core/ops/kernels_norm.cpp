@@ -228,8 +228,9 @@ void register_norm(OpRegistry& r) {
       });
   r.add("aten::prelu(Tensor self, Tensor weight) -> Tensor",
         [](OpContext&, A a) { return IValue(prelu(tensor_arg(a[0]), tensor_arg(a[1]))); });
-  r.add("aten::glu(Tensor self, int dim=-1) -> Tensor",
-        [](OpContext&, A a) { return IValue(glu(tensor_arg(a[0]), a[1].to_int())); });
+  r.add(
+      "aten::glu(Tensor self, int dim=-1) -> Tensor",
+      [](OpContext&, A a) { return IValue(glu(tensor_arg(a[0]), a[1].to_int())); }, OpTag::NoOnnx);
   r.add(
       "aten::feature_dropout(Tensor input, float p, bool train) -> Tensor",
       [](OpContext& c, A a) {

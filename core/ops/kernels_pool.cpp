@@ -327,7 +327,7 @@ void register_pool(OpRegistry& r) {
   r.add(
       "aten::max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], "
       "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)",
-      [](OpContext&, A a) { return pooled_with_indices("max_pool2d", a); });
+      [](OpContext&, A a) { return pooled_with_indices("max_pool2d", a); }, OpTag::NoOnnx);
   r.add(
       "aten::avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, "
       "bool ceil_mode=False, bool count_include_pad=True) -> Tensor",

@@ -293,84 +293,119 @@ Tensor logsumexp(const Tensor& t, const IValue& dim, bool keepdim) {
 void register_reduce(OpRegistry& r) {
   using A = const ValueList&;
   auto t = [](const IValue& v) { return tensor_arg(v); };
-  r.add("aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor",
-        [t](OpContext&, A a) { return tv(sum(t(a[0]), IValue(), false, a[1])); });
+  r.add(
+      "aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor",
+      [t](OpContext&, A a) { return tv(sum(t(a[0]), IValue(), false, a[1])); }, OpTag::Reduction);
   r.add(
       "aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
       "ScalarType? dtype=None) -> Tensor",
-      [t](OpContext&, A a) { return tv(sum(t(a[0]), a[1], a[2].to_bool(), a[3])); });
-  r.add("aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor",
-        [t](OpContext&, A a) { return tv(mean(t(a[0]), IValue(), false, a[1])); });
+      [t](OpContext&, A a) { return tv(sum(t(a[0]), a[1], a[2].to_bool(), a[3])); },
+      OpTag::Reduction);
+  r.add(
+      "aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor",
+      [t](OpContext&, A a) { return tv(mean(t(a[0]), IValue(), false, a[1])); },
+      OpTag::Reduction | OpTag::FloatPromoting);
   r.add(
       "aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, "
       "ScalarType? dtype=None) -> Tensor",
-      [t](OpContext&, A a) { return tv(mean(t(a[0]), a[1], a[2].to_bool(), a[3])); });
-  r.add("aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor",
-        [t](OpContext&, A a) { return tv(prod(t(a[0]), IValue(), false, a[1])); });
+      [t](OpContext&, A a) { return tv(mean(t(a[0]), a[1], a[2].to_bool(), a[3])); },
+      OpTag::Reduction | OpTag::FloatPromoting);
+  r.add(
+      "aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor",
+      [t](OpContext&, A a) { return tv(prod(t(a[0]), IValue(), false, a[1])); }, OpTag::Reduction);
   r.add(
       "aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, "
       "ScalarType? dtype=None) -> Tensor",
-      [t](OpContext&, A a) { return tv(prod(t(a[0]), a[1], a[2].to_bool(), a[3])); });
+      [t](OpContext&, A a) { return tv(prod(t(a[0]), a[1], a[2].to_bool(), a[3])); },
+      OpTag::Reduction);
 
   for (bool largest : {true, false}) {
     const std::string name = extreme_name(largest);
-    r.add("aten::" + name + "(Tensor self) -> Tensor", [=](OpContext&, A a) {
-      Tensor x = t(a[0]);
-      check_nonempty_all(x, extreme_name(largest));
-      return tv(extreme(x, reduce_dims(IValue(), x.dim()), false, largest));
-    });
-    r.add("aten::" + name +
-              ".dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-          [=](OpContext&, A a) {
-            return extreme_dim(t(a[0]), a[1].to_int(), a[2].to_bool(), largest);
-          });
-    r.add("aten::" + name + ".other(Tensor self, Tensor other) -> Tensor", [=](OpContext&, A a) {
-      return tv(binary_op(largest ? BinaryOp::Maximum : BinaryOp::Minimum, a[0], a[1]));
-    });
-    r.add("aten::a" + name + "(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
-          [=](OpContext&, A a) {
-            Tensor x = t(a[0]);
-            std::vector<int64_t> dims = reduce_dims(a[1], x.dim());
-            for (int64_t d : dims) check_nonempty_dim(x, d, ("a" + name).c_str());
-            return tv(extreme(x, dims, a[2].to_bool(), largest));
-          });
-    r.add("aten::arg" + name + "(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
-          [=](OpContext&, A a) { return tv(arg_extreme(t(a[0]), a[1], a[2].to_bool(), largest)); });
+    r.add(
+        "aten::" + name + "(Tensor self) -> Tensor",
+        [=](OpContext&, A a) {
+          Tensor x = t(a[0]);
+          check_nonempty_all(x, extreme_name(largest));
+          return tv(extreme(x, reduce_dims(IValue(), x.dim()), false, largest));
+        },
+        OpTag::Reduction);
+    r.add(
+        "aten::" + name +
+            ".dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+        [=](OpContext&, A a) {
+          return extreme_dim(t(a[0]), a[1].to_int(), a[2].to_bool(), largest);
+        },
+        OpTag::Reduction);
+    r.add(
+        "aten::" + name + ".other(Tensor self, Tensor other) -> Tensor",
+        [=](OpContext&, A a) {
+          return tv(binary_op(largest ? BinaryOp::Maximum : BinaryOp::Minimum, a[0], a[1]));
+        },
+        OpTag::Pointwise);
+    r.add(
+        "aten::a" + name + "(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
+        [=](OpContext&, A a) {
+          Tensor x = t(a[0]);
+          std::vector<int64_t> dims = reduce_dims(a[1], x.dim());
+          for (int64_t d : dims) check_nonempty_dim(x, d, ("a" + name).c_str());
+          return tv(extreme(x, dims, a[2].to_bool(), largest));
+        },
+        OpTag::Reduction);
+    r.add(
+        "aten::arg" + name + "(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
+        [=](OpContext&, A a) { return tv(arg_extreme(t(a[0]), a[1], a[2].to_bool(), largest)); },
+        OpTag::Reduction | OpTag::NoDerivative);
   }
 
-  r.add("aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor",
-        [t](OpContext&, A a) { return tv(norm(t(a[0]), a[1], IValue(), false)); });
+  r.add(
+      "aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor",
+      [t](OpContext&, A a) { return tv(norm(t(a[0]), a[1], IValue(), false)); },
+      OpTag::Reduction | OpTag::FloatPromoting);
   r.add(
       "aten::norm.ScalarOpt_dim(Tensor self, Scalar? p=2, int[1] dim, bool keepdim=False) -> "
       "Tensor",
-      [t](OpContext&, A a) { return tv(norm(t(a[0]), a[1], a[2], a[3].to_bool())); });
+      [t](OpContext&, A a) { return tv(norm(t(a[0]), a[1], a[2], a[3].to_bool())); },
+      OpTag::Reduction | OpTag::FloatPromoting);
   for (bool all : {true, false}) {
     const std::string name = all ? "all" : "any";
-    r.add("aten::" + name + "(Tensor self) -> Tensor",
-          [=](OpContext&, A a) { return tv(all_any(t(a[0]), IValue(), false, all)); });
-    r.add("aten::" + name + ".dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
-          [=](OpContext&, A a) { return tv(all_any(t(a[0]), a[1], a[2].to_bool(), all)); });
+    r.add(
+        "aten::" + name + "(Tensor self) -> Tensor",
+        [=](OpContext&, A a) { return tv(all_any(t(a[0]), IValue(), false, all)); },
+        OpTag::Reduction | OpTag::NoDerivative | OpTag::NoOnnx);
+    r.add(
+        "aten::" + name + ".dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
+        [=](OpContext&, A a) { return tv(all_any(t(a[0]), a[1], a[2].to_bool(), all)); },
+        OpTag::Reduction | OpTag::NoDerivative | OpTag::NoOnnx);
   }
   for (bool sq : {false, true}) {
     const std::string name = sq ? "std" : "var";
-    r.add("aten::" + name + "(Tensor self, bool unbiased=True) -> Tensor", [=](OpContext&, A a) {
-      return tv(variance(t(a[0]), IValue(), a[1].to_bool() ? 1 : 0, false, sq));
-    });
-    r.add("aten::" + name +
-              ".dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
-          [=](OpContext&, A a) {
-            return tv(variance(t(a[0]), a[1], a[2].to_bool() ? 1 : 0, a[3].to_bool(), sq));
-          });
-    r.add("aten::" + name +
-              ".correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> "
-              "Tensor",
-          [=](OpContext&, A a) {
-            const int64_t c = a[2].is_none() ? 1 : a[2].to_int();
-            return tv(variance(t(a[0]), a[1], c, a[3].to_bool(), sq));
-          });
+    r.add(
+        "aten::" + name + "(Tensor self, bool unbiased=True) -> Tensor",
+        [=](OpContext&, A a) {
+          return tv(variance(t(a[0]), IValue(), a[1].to_bool() ? 1 : 0, false, sq));
+        },
+        OpTag::Reduction | OpTag::FloatPromoting | OpTag::NoOnnx);
+    r.add(
+        "aten::" + name +
+            ".dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
+        [=](OpContext&, A a) {
+          return tv(variance(t(a[0]), a[1], a[2].to_bool() ? 1 : 0, a[3].to_bool(), sq));
+        },
+        OpTag::Reduction | OpTag::FloatPromoting | OpTag::NoOnnx);
+    r.add(
+        "aten::" + name +
+            ".correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> "
+            "Tensor",
+        [=](OpContext&, A a) {
+          const int64_t c = a[2].is_none() ? 1 : a[2].to_int();
+          return tv(variance(t(a[0]), a[1], c, a[3].to_bool(), sq));
+        },
+        OpTag::Reduction | OpTag::FloatPromoting | OpTag::NoOnnx);
   }
-  r.add("aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor",
-        [t](OpContext&, A a) { return tv(logsumexp(t(a[0]), a[1], a[2].to_bool())); });
+  r.add(
+      "aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor",
+      [t](OpContext&, A a) { return tv(logsumexp(t(a[0]), a[1], a[2].to_bool())); },
+      OpTag::Reduction | OpTag::FloatPromoting);
 }
 
 }  // namespace d2s::kernels

@@ -395,12 +395,15 @@ void register_math(OpRegistry& r) {
     };
     r.add("aten::" + n + ".float(float a) -> bool",
           [test](C, A a) { return IValue(test(a[0].to_double())); });
-    r.add("aten::" + n + "(Tensor self) -> Tensor", [test](C, A a) {
-      const Tensor x = as_dtype(tensor_arg(a[0]), DType::Float32);
-      Tensor out = Tensor::empty(x.shape(), DType::Bool);
-      unary_loop<float, bool>(x, out, [&](float v) { return test(v); });
-      return IValue(out);
-    });
+    r.add(
+        "aten::" + n + "(Tensor self) -> Tensor",
+        [test](C, A a) {
+          const Tensor x = as_dtype(tensor_arg(a[0]), DType::Float32);
+          Tensor out = Tensor::empty(x.shape(), DType::Bool);
+          unary_loop<float, bool>(x, out, [&](float v) { return test(v); });
+          return IValue(out);
+        },
+        OpTag::Pointwise | OpTag::NoDerivative | OpTag::NoOnnx);
   }
   // Builtin min/max of two numbers: the first of equals wins, and the result is
   // the argument itself (max(2, 1.0) is the int 2), as in Python.

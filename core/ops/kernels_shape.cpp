@@ -420,19 +420,26 @@ void register_shape(OpRegistry& r) {
           Tensor f = flatten(x, a[1].to_int(), a[2].to_int());
           return tv(reshape_or_copy(x, f.shape()));
         });
-  r.add("aten::narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)",
-        [t](OpContext&, A a) {
-          return tv(narrow(t(a[0]), a[1].to_int(), a[2].to_int(), a[3].to_int()));
-        });
-  r.add("aten::is_contiguous(Tensor self) -> bool",
-        [t](OpContext&, A a) { return IValue(is_contiguous(t(a[0]))); });
-  r.add("aten::stride(Tensor self) -> int[]",
-        [t](OpContext&, A a) { return IValue::int_list(strides_of(t(a[0]))); });
-  r.add("aten::stride.int(Tensor self, int dim) -> int", [t](OpContext&, A a) {
-    Tensor x = t(a[0]);
-    if (x.dim() == 0) fail("stride(): a 0-dim tensor has no dimensions");
-    return IValue(strides_of(x)[wrap_dim(a[1].to_int(), x.dim())]);
-  });
+  r.add(
+      "aten::narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)",
+      [t](OpContext&, A a) {
+        return tv(narrow(t(a[0]), a[1].to_int(), a[2].to_int(), a[3].to_int()));
+      },
+      OpTag::NoOnnx);
+  r.add(
+      "aten::is_contiguous(Tensor self) -> bool",
+      [t](OpContext&, A a) { return IValue(is_contiguous(t(a[0]))); }, OpTag::NoOnnx);
+  r.add(
+      "aten::stride(Tensor self) -> int[]",
+      [t](OpContext&, A a) { return IValue::int_list(strides_of(t(a[0]))); }, OpTag::NoOnnx);
+  r.add(
+      "aten::stride.int(Tensor self, int dim) -> int",
+      [t](OpContext&, A a) {
+        Tensor x = t(a[0]);
+        if (x.dim() == 0) fail("stride(): a 0-dim tensor has no dimensions");
+        return IValue(strides_of(x)[wrap_dim(a[1].to_int(), x.dim())]);
+      },
+      OpTag::NoOnnx);
   r.add("aten::squeeze(Tensor(a) self) -> Tensor(a)",
         [t](OpContext&, A a) { return tv(squeeze(t(a[0]), IValue())); });
   r.add("aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)",
@@ -451,10 +458,12 @@ void register_shape(OpRegistry& r) {
   r.add("aten::dim(Tensor self) -> int", [t](OpContext&, A a) { return IValue(t(a[0]).dim()); });
   r.add("aten::numel(Tensor self) -> int",
         [t](OpContext&, A a) { return IValue(t(a[0]).numel()); });
-  r.add("prim::dtype(Tensor a) -> int",
-        [t](OpContext&, A a) { return IValue(dtype_scalar_type(t(a[0]).dtype())); });
-  r.add("aten::is_floating_point(Tensor self) -> bool",
-        [t](OpContext&, A a) { return IValue(t(a[0]).dtype() == DType::Float32); });
+  r.add(
+      "prim::dtype(Tensor a) -> int",
+      [t](OpContext&, A a) { return IValue(dtype_scalar_type(t(a[0]).dtype())); }, OpTag::NoOnnx);
+  r.add(
+      "aten::is_floating_point(Tensor self) -> bool",
+      [t](OpContext&, A a) { return IValue(t(a[0]).dtype() == DType::Float32); }, OpTag::NoOnnx);
   // Itself when PyTorch's layout of it is row-major, else a fresh copy (a transposed
   // view's contiguous() is no longer a view of the base).
   r.add("aten::contiguous(Tensor self, *, int memory_format=0) -> Tensor", [t](OpContext&, A a) {
@@ -463,10 +472,13 @@ void register_shape(OpRegistry& r) {
   });
   r.add("aten::clone(Tensor self, *, int? memory_format=None) -> Tensor",
         [t](OpContext&, A a) { return tv(t(a[0]).clone()); });
-  r.add("aten::detach(Tensor self) -> Tensor", [t](OpContext&, A a) {
-    Tensor x = t(a[0]);
-    return tv(x.view_as_shape(x.shape()));  // shares storage, no requires_grad
-  });
+  r.add(
+      "aten::detach(Tensor self) -> Tensor",
+      [t](OpContext&, A a) {
+        Tensor x = t(a[0]);
+        return tv(x.view_as_shape(x.shape()));  // shares storage, no requires_grad
+      },
+      OpTag::NoDerivative);
   r.add("aten::expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a)",
         [t](OpContext&, A a) { return tv(expand(t(a[0]), a[1].to_int_list())); });
   r.add("aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a)",
@@ -497,55 +509,68 @@ void register_shape(OpRegistry& r) {
       });
   r.add("aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
         [t](OpContext&, A a) { return tv(copy_into(a[0], t(a[1]))); });
-  r.add("aten::numpy_T(Tensor(a) self) -> Tensor(a)", [t](OpContext&, A a) {
-    Tensor x = t(a[0]);
-    std::vector<int64_t> dims;
-    for (int64_t d = x.dim(); d-- > 0;) dims.push_back(d);
-    return tv(permute(x, dims));
-  });
-  r.add("aten::chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor(a)[]", [t](OpContext&, A a) {
-    Tensor x = t(a[0]);
-    const int64_t chunks = a[1].to_int();
-    if (chunks <= 0) {
-      fail("chunk expects `chunks` to be greater than 0, got: " + std::to_string(chunks));
-    }
-    if (x.dim() == 0) fail("chunk expects at least a 1-dimensional tensor");
-    const int64_t size = x.shape()[wrap_dim(a[2].to_int(), x.dim())];
-    return tensor_list(split(x, size / chunks + (size % chunks != 0), a[2].to_int()));
-  });
-  r.add("aten::split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor(a)[]",
-        [t](OpContext&, A a) { return tensor_list(split(t(a[0]), a[1].to_int(), a[2].to_int())); });
-  r.add("aten::split.sizes(Tensor(a) self, int[] split_size, int dim=0) -> Tensor(a)[]",
-        [t](OpContext&, A a) {
-          Tensor x = t(a[0]);
-          std::vector<int64_t> sizes = a[1].to_int_list();
-          if (x.dim() == 0) fail("split expects at least a 1-dimensional tensor");
-          const int64_t d = wrap_dim(a[2].to_int(), x.dim());
-          int64_t total = 0;
-          for (int64_t s : sizes) {
-            if (s < 0) {
-              fail(
-                  "split_with_sizes expects split_sizes have only non-negative entries, but got "
-                  "split_sizes=" +
-                  shape_str(sizes));
-            }
-            total = s > INT64_MAX - total ? INT64_MAX : total + s;  // saturates
+  r.add(
+      "aten::numpy_T(Tensor(a) self) -> Tensor(a)",
+      [t](OpContext&, A a) {
+        Tensor x = t(a[0]);
+        std::vector<int64_t> dims;
+        for (int64_t d = x.dim(); d-- > 0;) dims.push_back(d);
+        return tv(permute(x, dims));
+      },
+      OpTag::NoOnnx);
+  r.add(
+      "aten::chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor(a)[]",
+      [t](OpContext&, A a) {
+        Tensor x = t(a[0]);
+        const int64_t chunks = a[1].to_int();
+        if (chunks <= 0) {
+          fail("chunk expects `chunks` to be greater than 0, got: " + std::to_string(chunks));
+        }
+        if (x.dim() == 0) fail("chunk expects at least a 1-dimensional tensor");
+        const int64_t size = x.shape()[wrap_dim(a[2].to_int(), x.dim())];
+        return tensor_list(split(x, size / chunks + (size % chunks != 0), a[2].to_int()));
+      },
+      OpTag::NoShapeRule | OpTag::NoOnnx);
+  r.add(
+      "aten::split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor(a)[]",
+      [t](OpContext&, A a) { return tensor_list(split(t(a[0]), a[1].to_int(), a[2].to_int())); },
+      OpTag::NoShapeRule | OpTag::NoOnnx);
+  r.add(
+      "aten::split.sizes(Tensor(a) self, int[] split_size, int dim=0) -> Tensor(a)[]",
+      [t](OpContext&, A a) {
+        Tensor x = t(a[0]);
+        std::vector<int64_t> sizes = a[1].to_int_list();
+        if (x.dim() == 0) fail("split expects at least a 1-dimensional tensor");
+        const int64_t d = wrap_dim(a[2].to_int(), x.dim());
+        int64_t total = 0;
+        for (int64_t s : sizes) {
+          if (s < 0) {
+            fail(
+                "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                "split_sizes=" +
+                shape_str(sizes));
           }
-          if (total != x.shape()[d]) {
-            fail("split_with_sizes expects split_sizes to sum exactly to " +
-                 std::to_string(x.shape()[d]) + " (input tensor's size at dimension " +
-                 std::to_string(d) + "), but got split_sizes=" + shape_str(sizes));
-          }
-          return tensor_list(split_sizes(x, sizes, d));
-        });
-  r.add("aten::unbind.int(Tensor(a) self, int dim=0) -> Tensor(a)[]", [t](OpContext&, A a) {
-    Tensor x = t(a[0]);
-    if (x.dim() == 0) fail("Dimension specified as 0 but tensor has no dimensions");
-    const int64_t d = wrap_dim(a[1].to_int(), x.dim());
-    std::vector<Tensor> parts;
-    for (int64_t i = 0; i < x.shape()[d]; ++i) parts.push_back(select(x, d, i));
-    return tensor_list(parts);
-  });
+          total = s > INT64_MAX - total ? INT64_MAX : total + s;  // saturates
+        }
+        if (total != x.shape()[d]) {
+          fail("split_with_sizes expects split_sizes to sum exactly to " +
+               std::to_string(x.shape()[d]) + " (input tensor's size at dimension " +
+               std::to_string(d) + "), but got split_sizes=" + shape_str(sizes));
+        }
+        return tensor_list(split_sizes(x, sizes, d));
+      },
+      OpTag::NoShapeRule | OpTag::NoOnnx);
+  r.add(
+      "aten::unbind.int(Tensor(a) self, int dim=0) -> Tensor(a)[]",
+      [t](OpContext&, A a) {
+        Tensor x = t(a[0]);
+        if (x.dim() == 0) fail("Dimension specified as 0 but tensor has no dimensions");
+        const int64_t d = wrap_dim(a[1].to_int(), x.dim());
+        std::vector<Tensor> parts;
+        for (int64_t i = 0; i < x.shape()[d]; ++i) parts.push_back(select(x, d, i));
+        return tensor_list(parts);
+      },
+      OpTag::NoShapeRule | OpTag::NoOnnx);
   r.add("aten::index_select(Tensor self, int dim, Tensor index) -> Tensor",
         [t](OpContext&, A a) { return tv(index_select(t(a[0]), a[1].to_int(), t(a[2]))); });
   r.add("aten::tril(Tensor self, int diagonal=0) -> Tensor",

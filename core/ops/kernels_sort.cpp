@@ -307,12 +307,14 @@ void register_sort(OpRegistry& r) {
         const int64_t d = wrap_dim(a[2].to_int(), x.dim());
         return sorted(x, d, x.dim() ? x.shape()[d] : 1, a[3].to_bool());
       });
-  r.add("aten::argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor",
-        [t](OpContext&, A a) {
-          Tensor x = t(a[0]);
-          const int64_t d = wrap_dim(a[1].to_int(), x.dim());
-          return sorted(x, d, x.dim() ? x.shape()[d] : 1, a[2].to_bool()).tuple_items()[1];
-        });
+  r.add(
+      "aten::argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor",
+      [t](OpContext&, A a) {
+        Tensor x = t(a[0]);
+        const int64_t d = wrap_dim(a[1].to_int(), x.dim());
+        return sorted(x, d, x.dim() ? x.shape()[d] : 1, a[2].to_bool()).tuple_items()[1];
+      },
+      OpTag::NoDerivative);
   r.add(
       "aten::topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> "
       "(Tensor values, Tensor indices)",

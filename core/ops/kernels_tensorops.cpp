@@ -125,28 +125,40 @@ void register_tensorops(OpRegistry& r) {
   r.add(
       "aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar "
       "alpha=1) -> Tensor",
-      [t](OpContext&, A a) { return tv(baddbmm(a[0], t(a[1]), t(a[2]), a[3], a[4])); });
-  r.add("aten::fmod.Tensor(Tensor self, Tensor other) -> Tensor",
-        [](OpContext&, A a) { return tv(fmod(a[0], a[1])); });
-  r.add("aten::fmod.Scalar(Tensor self, Scalar other) -> Tensor",
-        [](OpContext&, A a) { return tv(fmod(a[0], a[1])); });
-  r.add("aten::nonzero(Tensor self) -> Tensor",
-        [t](OpContext&, A a) { return tv(nonzero(t(a[0]))); });
+      [t](OpContext&, A a) { return tv(baddbmm(a[0], t(a[1]), t(a[2]), a[3], a[4])); },
+      OpTag::NoOnnx);
+  r.add(
+      "aten::fmod.Tensor(Tensor self, Tensor other) -> Tensor",
+      [](OpContext&, A a) { return tv(fmod(a[0], a[1])); }, OpTag::NoOnnx);
+  r.add(
+      "aten::fmod.Scalar(Tensor self, Scalar other) -> Tensor",
+      [](OpContext&, A a) { return tv(fmod(a[0], a[1])); }, OpTag::NoOnnx);
+  r.add(
+      "aten::nonzero(Tensor self) -> Tensor", [t](OpContext&, A a) { return tv(nonzero(t(a[0]))); },
+      OpTag::NoDerivative);
   // TorchScript's names: torch.jit.trace records nonzero(as_tuple=True) as nonzero_numpy.
-  r.add("aten::nonzero_numpy(Tensor self) -> Tensor[]",
-        [t](OpContext&, A a) { return nonzero_tuple(t(a[0])); });
-  r.add("aten::where(Tensor condition) -> Tensor[]",
-        [t](OpContext&, A a) { return nonzero_tuple(t(a[0])); });
+  r.add(
+      "aten::nonzero_numpy(Tensor self) -> Tensor[]",
+      [t](OpContext&, A a) { return nonzero_tuple(t(a[0])); }, OpTag::NoDerivative | OpTag::NoOnnx);
+  r.add(
+      "aten::where(Tensor condition) -> Tensor[]",
+      [t](OpContext&, A a) { return nonzero_tuple(t(a[0])); }, OpTag::NoDerivative);
   const std::string opts = kNewOptions;
-  r.add("aten::new_zeros(Tensor self, int[] size, *, " + opts,
-        [](OpContext&, A a) { return tv(new_filled(a, 0, 2)); });
-  r.add("aten::new_ones(Tensor self, int[] size, *, " + opts,
-        [](OpContext&, A a) { return tv(new_filled(a, 1, 2)); });
+  r.add(
+      "aten::new_zeros(Tensor self, int[] size, *, " + opts,
+      [](OpContext&, A a) { return tv(new_filled(a, 0, 2)); }, OpTag::NoDerivative | OpTag::NoOnnx);
+  r.add(
+      "aten::new_ones(Tensor self, int[] size, *, " + opts,
+      [](OpContext&, A a) { return tv(new_filled(a, 1, 2)); }, OpTag::NoDerivative | OpTag::NoOnnx);
   // d2s's empty tensors are zeros (deterministic where PyTorch leaves memory as it is).
-  r.add("aten::new_empty(Tensor self, int[] size, *, " + opts,
-        [](OpContext&, A a) { return tv(new_filled(a, 0, 2)); });
-  r.add("aten::new_full(Tensor self, int[] size, Scalar fill_value, *, " + opts,
-        [](OpContext&, A a) { return tv(new_filled(a, a[2].to_double(), 3)); });
+  r.add(
+      "aten::new_empty(Tensor self, int[] size, *, " + opts,
+      [](OpContext&, A a) { return tv(new_filled(a, 0, 2)); },
+      OpTag::Nondeterministic | OpTag::NoDerivative | OpTag::NoOnnx);
+  r.add(
+      "aten::new_full(Tensor self, int[] size, Scalar fill_value, *, " + opts,
+      [](OpContext&, A a) { return tv(new_filled(a, a[2].to_double(), 3)); },
+      OpTag::NoDerivative | OpTag::NoOnnx);
 }
 
 }  // namespace d2s::kernels

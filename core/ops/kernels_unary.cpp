@@ -44,12 +44,13 @@ float sigmoid(float x) {
 struct FloatFn {
   const char* name;
   float (*fn)(float);
+  OpTags tags = {};  // besides pointwise and float-promoting
 };
 
 // The float32 functions, each registered as aten::<name>(Tensor self).
 const FloatFn kFloatFns[] = {
     {"exp", [](float x) { return std::exp(x); }},
-    {"exp2", [](float x) { return std::exp2(x); }},
+    {"exp2", [](float x) { return std::exp2(x); }, OpTag::NoOnnx},
     {"expm1", [](float x) { return std::expm1(x); }},
     {"log", [](float x) { return std::log(x); }},
     {"log2", [](float x) { return std::log2(x); }},
@@ -217,62 +218,100 @@ void register_unary(OpRegistry& r) {
   using A = const ValueList&;
   for (const FloatFn& f : kFloatFns) {
     float (*fn)(float) = f.fn;
-    r.add(std::string("aten::") + f.name + "(Tensor self) -> Tensor", [fn](OpContext& ctx, A a) {
-      Tensor reuse = reusable_arg(ctx, a, 0, DType::Float32);
-      return tv(float_unary(tensor_arg(a[0]), fn, std::move(reuse)));
-    });
+    r.add(
+        std::string("aten::") + f.name + "(Tensor self) -> Tensor",
+        [fn](OpContext& ctx, A a) {
+          Tensor reuse = reusable_arg(ctx, a, 0, DType::Float32);
+          return tv(float_unary(tensor_arg(a[0]), fn, std::move(reuse)));
+        },
+        OpTag::Pointwise | OpTag::FloatPromoting | f.tags);
   }
-  r.add("aten::tanh(Tensor self) -> Tensor", [](OpContext& ctx, A a) {
-    Tensor reuse = reusable_arg(ctx, a, 0, DType::Float32);
-    return tv(vector_tanh(tensor_arg(a[0]), std::move(reuse)));
-  });
-  r.add("aten::neg(Tensor self) -> Tensor", [](OpContext& ctx, A a) {
-    Tensor reuse = reusable_arg(ctx, a, 0);
-    return tv(neg(tensor_arg(a[0]), std::move(reuse)));
-  });
-  r.add("aten::abs(Tensor self) -> Tensor",
-        [](OpContext&, A a) { return tv(abs(tensor_arg(a[0]))); });
-  r.add("aten::sign(Tensor self) -> Tensor",
-        [](OpContext&, A a) { return tv(sign(tensor_arg(a[0]))); });
-  r.add("aten::square(Tensor self) -> Tensor",
-        [](OpContext&, A a) { return tv(square(tensor_arg(a[0]))); });
-  r.add("aten::relu(Tensor self) -> Tensor", [](OpContext& ctx, A a) {
-    Tensor reuse = reusable_arg(ctx, a, 0);
-    return tv(relu(tensor_arg(a[0]), std::move(reuse)));
-  });
-  r.add("aten::floor(Tensor self) -> Tensor", [](OpContext&, A a) {
-    return tv(rounding(tensor_arg(a[0]), [](float v) { return std::floor(v); }));
-  });
-  r.add("aten::ceil(Tensor self) -> Tensor", [](OpContext&, A a) {
-    return tv(rounding(tensor_arg(a[0]), [](float v) { return std::ceil(v); }));
-  });
-  r.add("aten::trunc(Tensor self) -> Tensor", [](OpContext&, A a) {
-    return tv(rounding(tensor_arg(a[0]), [](float v) { return std::trunc(v); }));
-  });
-  r.add("aten::round(Tensor self) -> Tensor", [](OpContext&, A a) {
-    // Half to even, like torch.round (nearbyint in the default rounding mode).
-    return tv(rounding(tensor_arg(a[0]), [](float v) { return std::nearbyint(v); }));
-  });
-  r.add("aten::round.decimals(Tensor self, *, int decimals) -> Tensor", [](OpContext&, A a) {
-    // PyTorch's round_decimals: scale by 10^|decimals| in float32, round, scale back.
-    const int64_t d = a[1].to_int();
-    const float p = static_cast<float>(std::pow(10.0, static_cast<double>(d < 0 ? -d : d)));
-    return tv(rounding(tensor_arg(a[0]), [d, p](float v) {
-      return d < 0 ? std::nearbyint(v / p) * p : std::nearbyint(v * p) / p;
-    }));
-  });
-  r.add("aten::logical_not(Tensor self) -> Tensor",
-        [](OpContext&, A a) { return tv(logical_not(tensor_arg(a[0]))); });
-  r.add("aten::bitwise_not(Tensor self) -> Tensor",
-        [](OpContext&, A a) { return tv(bitwise_not(tensor_arg(a[0]))); });
-  r.add("aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
-        [](OpContext&, A a) { return tv(clamp(a[0], a[1], a[2])); });
-  r.add("aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
-        [](OpContext&, A a) { return tv(clamp(a[0], a[1], a[2])); });
-  r.add("aten::clamp_min(Tensor self, Scalar min) -> Tensor",
-        [](OpContext&, A a) { return tv(clamp(a[0], a[1], IValue())); });
-  r.add("aten::clamp_max(Tensor self, Scalar max) -> Tensor",
-        [](OpContext&, A a) { return tv(clamp(a[0], IValue(), a[1])); });
+  r.add(
+      "aten::tanh(Tensor self) -> Tensor",
+      [](OpContext& ctx, A a) {
+        Tensor reuse = reusable_arg(ctx, a, 0, DType::Float32);
+        return tv(vector_tanh(tensor_arg(a[0]), std::move(reuse)));
+      },
+      OpTag::Pointwise | OpTag::FloatPromoting);
+  r.add(
+      "aten::neg(Tensor self) -> Tensor",
+      [](OpContext& ctx, A a) {
+        Tensor reuse = reusable_arg(ctx, a, 0);
+        return tv(neg(tensor_arg(a[0]), std::move(reuse)));
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::abs(Tensor self) -> Tensor", [](OpContext&, A a) { return tv(abs(tensor_arg(a[0]))); },
+      OpTag::Pointwise);
+  r.add(
+      "aten::sign(Tensor self) -> Tensor",
+      [](OpContext&, A a) { return tv(sign(tensor_arg(a[0]))); }, OpTag::Pointwise);
+  r.add(
+      "aten::square(Tensor self) -> Tensor",
+      [](OpContext&, A a) { return tv(square(tensor_arg(a[0]))); }, OpTag::Pointwise);
+  r.add(
+      "aten::relu(Tensor self) -> Tensor",
+      [](OpContext& ctx, A a) {
+        Tensor reuse = reusable_arg(ctx, a, 0);
+        return tv(relu(tensor_arg(a[0]), std::move(reuse)));
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::floor(Tensor self) -> Tensor",
+      [](OpContext&, A a) {
+        return tv(rounding(tensor_arg(a[0]), [](float v) { return std::floor(v); }));
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::ceil(Tensor self) -> Tensor",
+      [](OpContext&, A a) {
+        return tv(rounding(tensor_arg(a[0]), [](float v) { return std::ceil(v); }));
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::trunc(Tensor self) -> Tensor",
+      [](OpContext&, A a) {
+        return tv(rounding(tensor_arg(a[0]), [](float v) { return std::trunc(v); }));
+      },
+      OpTag::Pointwise | OpTag::NoOnnx);
+  r.add(
+      "aten::round(Tensor self) -> Tensor",
+      [](OpContext&, A a) {
+        // Half to even, like torch.round (nearbyint in the default rounding mode).
+        return tv(rounding(tensor_arg(a[0]), [](float v) { return std::nearbyint(v); }));
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::round.decimals(Tensor self, *, int decimals) -> Tensor",
+      [](OpContext&, A a) {
+        // PyTorch's round_decimals: scale by 10^|decimals| in float32, round, scale back.
+        const int64_t d = a[1].to_int();
+        const float p = static_cast<float>(std::pow(10.0, static_cast<double>(d < 0 ? -d : d)));
+        return tv(rounding(tensor_arg(a[0]), [d, p](float v) {
+          return d < 0 ? std::nearbyint(v / p) * p : std::nearbyint(v * p) / p;
+        }));
+      },
+      OpTag::Pointwise);
+  r.add(
+      "aten::logical_not(Tensor self) -> Tensor",
+      [](OpContext&, A a) { return tv(logical_not(tensor_arg(a[0]))); },
+      OpTag::Pointwise | OpTag::NoDerivative);
+  r.add(
+      "aten::bitwise_not(Tensor self) -> Tensor",
+      [](OpContext&, A a) { return tv(bitwise_not(tensor_arg(a[0]))); },
+      OpTag::Pointwise | OpTag::NoDerivative);
+  r.add(
+      "aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
+      [](OpContext&, A a) { return tv(clamp(a[0], a[1], a[2])); }, OpTag::Pointwise);
+  r.add(
+      "aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
+      [](OpContext&, A a) { return tv(clamp(a[0], a[1], a[2])); }, OpTag::Pointwise);
+  r.add(
+      "aten::clamp_min(Tensor self, Scalar min) -> Tensor",
+      [](OpContext&, A a) { return tv(clamp(a[0], a[1], IValue())); }, OpTag::Pointwise);
+  r.add(
+      "aten::clamp_max(Tensor self, Scalar max) -> Tensor",
+      [](OpContext&, A a) { return tv(clamp(a[0], IValue(), a[1])); }, OpTag::Pointwise);
   // The in-place forms: the out-of-place result written back into self.
   r.add("aten::relu_(Tensor(a!) self) -> Tensor(a!)",
         [](OpContext&, A a) { return tv(write_in_place(a[0], relu(tensor_arg(a[0]), Tensor()))); });
