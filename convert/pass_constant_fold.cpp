@@ -2,6 +2,7 @@
 #include <unordered_set>
 
 #include "convert/lower_context.h"
+#include "convert/pass_manager.h"
 #include "convert/passes.h"
 #include "core/base/error.h"
 #include "core/ops/op_registry.h"
@@ -33,6 +34,7 @@ void replace_with_constant(ir::Graph& g, ir::Value* v, const IValue& value, ir::
   ir::Value* c = g.insert_constant(value, range);
   if (!v->debug_name().empty()) c->set_debug_name(v->debug_name());
   v->replace_all_uses_with(c);
+  count_folded();
 }
 
 // prim::If on a constant: the taken arm's nodes move before the If, its results
@@ -46,6 +48,7 @@ bool fold_if(ir::Graph& g, ir::Node* n) {
       n->output(i)->replace_all_uses_with(taken->outputs()[i]);
     }
     n->destroy();
+    count_folded();
     return true;
   }
   // Outputs both arms agree on: the same outer value, or equal constants.

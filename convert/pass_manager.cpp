@@ -104,10 +104,35 @@ void PassManager::verify(const ir::Graph& graph, const std::string& after) const
   }
 }
 
+namespace {
+// The statistics of the pass running on this thread, when they are asked for.
+thread_local PassStats* running_stats = nullptr;
+
+// Sets running_stats for one pass run, and restores it however the run ends.
+class RunningStats {
+ public:
+  explicit RunningStats(PassStats* s) : saved_(running_stats) { running_stats = s; }
+  ~RunningStats() { running_stats = saved_; }
+  RunningStats(const RunningStats&) = delete;
+  RunningStats& operator=(const RunningStats&) = delete;
+
+ private:
+  PassStats* saved_;
+};
+}  // namespace
+
+void count_folded(size_t n) {
+  if (running_stats) running_stats->folded += n;
+}
+
 bool PassManager::run_pass(ir::Graph& graph, const PassInfo& pass, size_t stat, int round) {
   PassStats& s = stats_[stat];
   const size_t before = options_.stats ? graph.node_count() : 0;
-  const bool changed = pass.run(graph);
+  bool changed;
+  {
+    RunningStats counting(options_.stats ? &s : nullptr);
+    changed = pass.run(graph);
+  }
   if (options_.stats) {
     const size_t after = graph.node_count();
     if (s.runs == 0) s.nodes_before = before;
@@ -178,12 +203,14 @@ std::string PassManager::stats_table() const {
     << (limit_hit_ ? ", limit hit" : "") << "):\n";
   s << std::left << std::setw(21) << "  pass" << std::right << std::setw(6) << "runs"
     << std::setw(9) << "changed" << std::setw(14) << "nodes before" << std::setw(13)
-    << "nodes after" << std::setw(9) << "removed" << std::setw(7) << "added"
+    << "nodes after" << std::setw(9) << "removed" << std::setw(7) << "added" << std::setw(8)
+    << "folded"
     << "\n";
   for (const PassStats& p : stats_) {
     s << "  " << std::left << std::setw(19) << p.name << std::right << std::setw(6) << p.runs
       << std::setw(9) << p.changed << std::setw(14) << p.nodes_before << std::setw(13)
-      << p.nodes_after << std::setw(9) << p.removed << std::setw(7) << p.added << "\n";
+      << p.nodes_after << std::setw(9) << p.removed << std::setw(7) << p.added << std::setw(8)
+      << p.folded << "\n";
   }
   return s.str();
 }

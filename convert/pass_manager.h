@@ -18,7 +18,8 @@
 //    D2S_VERIFY_EACH is set to 1 (the test suite sets it: docs/testing.md).
 //  * stats: per pass, its runs, the runs that changed the graph, the nodes before its
 //    first and after its last run, and the nodes its runs removed and added in all —
-//    counted with one iterative walk before and after each run, only when asked. The
+//    counted with one iterative walk before and after each run, only when asked — and
+//    the values it folded to constants (count_folded, as MLIR's pass statistics). The
 //    table goes to the stream after the pipeline ran.
 //
 // A fixpoint stage that still changes the graph in its last allowed round is
@@ -81,7 +82,13 @@ struct PassStats {
   size_t nodes_after = 0;   // after its last run
   size_t removed = 0;       // over all runs: nodes fewer after a run than before it
   size_t added = 0;         // over all runs: nodes more after a run than before it
+  size_t folded = 0;        // over all runs: values the pass replaced by a constant
 };
+
+// Called by a pass each time it replaces a value by a constant (or a branch by its
+// taken arm): counted into the running pass's PassStats::folded when statistics are
+// on, nothing otherwise.
+void count_folded(size_t n = 1);
 
 class PassManager {
  public:

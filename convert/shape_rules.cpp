@@ -97,6 +97,14 @@ std::optional<std::vector<Type>> max_min_reduction(const Args& a) {
   return types;
 }
 
+// Whether the op table tags the node's op float-promoting (OpTag::FloatPromoting):
+// the tag is the same on all of an op's overloads, so any one tells.
+bool float_promoting(const ir::Node& n) {
+  const OpDef* def = n.op();
+  if (!def && n.overloads() && !n.overloads()->empty()) def = &n.overloads()->front();
+  return def && def->tags.has(OpTag::FloatPromoting);
+}
+
 // How an elementwise op's dtype follows its operands'.
 enum class ResultDType { Promoted, Float, Bool, Self };
 
@@ -281,24 +289,26 @@ void shape_detail::add_elementwise_rules(RuleTable& t) {
     return one(tensor(DType::Float32, loss_shape(a, 4, same_shape(a))));
   });
 
-  // Self's shape and dtype (or the dtype argument: zeros_like(x, dtype=...)).
-  t.add({"aten::neg",        "aten::abs",         "aten::sign",      "aten::square",
-         "aten::relu",       "aten::floor",       "aten::ceil",      "aten::trunc",
-         "aten::round",      "aten::bitwise_not", "aten::clamp",     "aten::clamp_min",
-         "aten::clamp_max",  "aten::contiguous",  "aten::clone",     "aten::detach",
-         "aten::cpu",        "aten::tril",        "aten::triu",      "aten::dropout",
-         "aten::leaky_relu", "aten::zeros_like",  "aten::ones_like", "aten::full_like",
-         "aten::empty_like", "aten::rand_like",   "aten::randn_like"},
-        [](const Args& a, const ir::Node&) { return same_shape_as_self(a, R::Self); });
-  // Self's shape, computed in float32 (integers and bools turn float, as in PyTorch).
-  t.add(
-      {"aten::exp",         "aten::exp2",      "aten::expm1", "aten::log",      "aten::log2",
-       "aten::log10",       "aten::log1p",     "aten::sqrt",  "aten::rsqrt",    "aten::reciprocal",
-       "aten::sin",         "aten::cos",       "aten::tan",   "aten::asin",     "aten::acos",
-       "aten::atan",        "aten::sinh",      "aten::cosh",  "aten::tanh",     "aten::erf",
-       "aten::sigmoid",     "aten::gelu",      "aten::silu",  "aten::softplus", "aten::softmax",
-       "aten::log_softmax", "aten::layer_norm"},
-      [](const Args& a, const ir::Node&) { return same_shape_as_self(a, R::Float); });
+  // Self's shape; self's dtype, or float32 for an op the table tags float-promoting
+  // (exp, sigmoid, softmax, ...: integers and bools compute in float, as in PyTorch);
+  // the dtype argument when given (zeros_like(x, dtype=...)).
+  t.add({"aten::neg",         "aten::abs",         "aten::sign",       "aten::square",
+         "aten::relu",        "aten::floor",       "aten::ceil",       "aten::trunc",
+         "aten::round",       "aten::bitwise_not", "aten::clamp",      "aten::clamp_min",
+         "aten::clamp_max",   "aten::contiguous",  "aten::clone",      "aten::detach",
+         "aten::cpu",         "aten::tril",        "aten::triu",       "aten::dropout",
+         "aten::leaky_relu",  "aten::zeros_like",  "aten::ones_like",  "aten::full_like",
+         "aten::empty_like",  "aten::rand_like",   "aten::randn_like", "aten::exp",
+         "aten::exp2",        "aten::expm1",       "aten::log",        "aten::log2",
+         "aten::log10",       "aten::log1p",       "aten::sqrt",       "aten::rsqrt",
+         "aten::reciprocal",  "aten::sin",         "aten::cos",        "aten::tan",
+         "aten::asin",        "aten::acos",        "aten::atan",       "aten::sinh",
+         "aten::cosh",        "aten::tanh",        "aten::erf",        "aten::sigmoid",
+         "aten::gelu",        "aten::silu",        "aten::softplus",   "aten::softmax",
+         "aten::log_softmax", "aten::layer_norm"},
+        [](const Args& a, const ir::Node& n) {
+          return same_shape_as_self(a, float_promoting(n) ? R::Float : R::Self);
+        });
   t.add({"aten::logical_not", "aten::isnan", "aten::isinf", "aten::isfinite"},
         [](const Args& a, const ir::Node&) { return same_shape_as_self(a, R::Bool); });
   t.add({"aten::type_as"},
@@ -320,10 +330,12 @@ void shape_detail::add_elementwise_rules(RuleTable& t) {
   // Reductions.
   t.add({"aten::sum", "aten::prod"},
         [](const Args& a, const ir::Node&) { return reduction(a, ReducedDType::SumLike); });
-  t.add({"aten::mean", "aten::norm", "aten::std", "aten::var", "aten::logsumexp"},
-        [](const Args& a, const ir::Node&) { return reduction(a, ReducedDType::Float); });
-  t.add({"aten::amax", "aten::amin"},
-        [](const Args& a, const ir::Node&) { return reduction(a, ReducedDType::Same); });
+  // Self's dtype, or float32 for a float-promoting one (mean, std, norm, ...).
+  t.add({"aten::mean", "aten::norm", "aten::std", "aten::var", "aten::logsumexp", "aten::amax",
+         "aten::amin"},
+        [](const Args& a, const ir::Node& n) {
+          return reduction(a, float_promoting(n) ? ReducedDType::Float : ReducedDType::Same);
+        });
   t.add({"aten::argmax", "aten::argmin"},
         [](const Args& a, const ir::Node&) { return reduction(a, ReducedDType::Index); });
   t.add({"aten::all", "aten::any"},

@@ -41,6 +41,15 @@ expect = [
     ("aten::add.Tensor", "differentiable", True),
     ("aten::dropout", "random", True),
     ("aten::relu", "onnx", True),
+    ("aten::relu", "shape_rule", True),
+    ("aten::chunk", "shape_rule", False),
+    ("aten::exp2", "onnx", False),
+    ("aten::argmax", "differentiable", False),
+    ("aten::exp", "tags", ["pointwise", "float-promoting"]),
+    ("aten::argmax", "tags", ["reduction", "no-derivative"]),
+    ("aten::chunk", "tags", ["view", "no-shape-rule", "no-onnx"]),
+    ("aten::dropout", "tags", ["random"]),
+    ("aten::add_.Tensor", "tags", ["mutates"]),
 ]
 for name, column, value in expect:
     if name not in by_name:

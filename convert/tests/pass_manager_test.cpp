@@ -232,12 +232,14 @@ TEST(PassManager, StatisticsOfTheDefaultPipeline) {
   EXPECT_EQ(s[0].nodes_after, 2u);
   EXPECT_EQ(s[0].removed, 0u);
   EXPECT_EQ(s[0].added, 0u);
+  EXPECT_EQ(s[0].folded, 2u);  // 2 + 3 and 7 * 7
   EXPECT_EQ(s[1].name, "eliminate_dead_code");
   EXPECT_EQ(s[1].runs, 1u);
   EXPECT_EQ(s[1].changed, 1u);
   EXPECT_EQ(s[1].nodes_before, 6u);
   EXPECT_EQ(s[1].nodes_after, 2u);
   EXPECT_EQ(s[1].removed, 4u);
+  EXPECT_EQ(s[1].folded, 0u);
   EXPECT_EQ(s[2].name, "infer_shapes");
   EXPECT_EQ(s[2].runs, 1u);
   EXPECT_EQ(s[2].nodes_before, 2u);
