@@ -160,6 +160,15 @@ std::optional<Dims> per_row(const Args& a) {
   return s->size() == 2 ? Dims{(*s)[0]} : Dims{};
 }
 
+// mm of the 2-D arguments at `first` and first + 1 (addmm's self is the bias): [n, k] @
+// [k, m] is [n, m].
+std::optional<std::vector<Type>> matrix_product(const Args& a, size_t first) {
+  const Dims *x = a.shape(first), *y = a.shape(first + 1);
+  std::optional<Dims> shape;
+  if (x && y && x->size() == 2 && y->size() == 2) shape = Dims{(*x)[0], (*y)[1]};
+  return one(tensor(promote({a.type(first), a.type(first + 1)}), shape));
+}
+
 std::optional<Dims> matmul(const Dims* a, const Dims* b) {
   if (!a || !b || a->empty() || b->empty()) return std::nullopt;
   if (a->size() == 1 && b->size() == 1) return Dims{};
@@ -342,18 +351,8 @@ void shape_detail::add_elementwise_rules(RuleTable& t) {
         [](const Args& a, const ir::Node&) { return reduction(a, ReducedDType::Bool); });
 
   // Linear algebra.
-  t.add({"aten::mm"}, [](const Args& a, const ir::Node&) {
-    const Dims *x = a.shape(0), *y = a.shape(1);
-    std::optional<Dims> shape;
-    if (x && y && x->size() == 2 && y->size() == 2) shape = Dims{(*x)[0], (*y)[1]};
-    return one(tensor(promote({a.type(0), a.type(1)}), shape));
-  });
-  t.add({"aten::addmm"}, [](const Args& a, const ir::Node&) {
-    const Dims *x = a.shape(1), *y = a.shape(2);
-    std::optional<Dims> shape;
-    if (x && y && x->size() == 2 && y->size() == 2) shape = Dims{(*x)[0], (*y)[1]};
-    return one(tensor(promote({a.type(1), a.type(2)}), shape));
-  });
+  t.add({"aten::mm"}, [](const Args& a, const ir::Node&) { return matrix_product(a, 0); });
+  t.add({"aten::addmm"}, [](const Args& a, const ir::Node&) { return matrix_product(a, 1); });
   t.add({"aten::matmul", "aten::bmm", "aten::mv", "aten::dot"}, [](const Args& a, const ir::Node&) {
     return one(tensor(promote({a.type(0), a.type(1)}), matmul(a.shape(0), a.shape(1))));
   });
