@@ -59,7 +59,6 @@ GraphRun::GraphRun(const ir::Graph& graph, const LoweredGraph& lowered, const Di
     }
     impl_->slots.push_back(std::move(slot));
   }
-  impl_->calls_backward = calls_backward(graph);
   impl_->seed = options.run.seed;
   impl_->generator = std::make_unique<Generator>(options.run.seed);
   ExecOptions exec;
@@ -68,6 +67,7 @@ GraphRun::GraphRun(const ir::Graph& graph, const LoweredGraph& lowered, const Di
   exec.out = nullptr;  // what a graph prints is not part of the comparison
   exec.max_loop_iterations = options.run.limits.max_total_iterations;
   impl_->executor = std::make_unique<Executor>(graph, exec);
+  impl_->calls_backward = impl_->executor->calls_backward();
 }
 
 GraphRun::~GraphRun() = default;

@@ -100,23 +100,8 @@ SourceRange key_point(const SourceRange& range) {
 
 }  // namespace
 
-bool calls_backward(const ir::Graph& graph) {
-  std::vector<const ir::Block*> blocks{graph.block()};
-  while (!blocks.empty()) {
-    const ir::Block* b = blocks.back();
-    blocks.pop_back();
-    for (const ir::Node* n : b->nodes()) {
-      // A string_view literal: a length test for almost every node, no strlen.
-      if (n->kind() == std::string_view("aten::backward")) return true;
-      for (const ir::Block* inner : n->blocks()) blocks.push_back(inner);
-    }
-  }
-  return false;
-}
-
 GraphRunner::GraphRunner(const ir::Graph& graph, GraphRunOptions options)
     : options_(std::move(options)), route_(graph.route) {
-  calls_backward_ = calls_backward(graph);
   entry_label_ = "'" + (graph.entry.empty() ? std::string("?") : graph.entry) + "'";
   resolve_entry(graph);
   resolve_parameters(graph);
@@ -127,6 +112,7 @@ GraphRunner::GraphRunner(const ir::Graph& graph, GraphRunOptions options)
   exec.out = options_.out;
   exec.max_loop_iterations = options_.max_loop_iterations;
   executor_ = std::make_unique<Executor>(graph, exec);
+  calls_backward_ = executor_->calls_backward();
 }
 
 GraphRunner::~GraphRunner() = default;

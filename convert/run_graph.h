@@ -116,13 +116,10 @@ class GraphRunner {
   std::unique_ptr<Generator> generator_;
   std::unique_ptr<Executor> executor_;
   std::vector<std::pair<std::string, Tensor>> grad_leaves_;
-  bool calls_backward_ = false;  // the graph holds an aten::backward
+  // The graph holds an aten::backward (a parsed `loss.backward()`): its runs tape, with
+  // the parameters and the inputs marked requires_grad requiring grad, as eager does.
+  bool calls_backward_ = false;
 };
-
-// Whether the graph holds an aten::backward (a parsed `loss.backward()`): its runs
-// then tape, with the parameters and the inputs marked requires_grad requiring grad,
-// as eager mode does.
-bool calls_backward(const ir::Graph& graph);
 
 // Convenience: GraphRunner(graph, options).run(inputs).
 IValue run_graph(const ir::Graph& graph, const NamedInputs& inputs,

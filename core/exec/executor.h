@@ -83,6 +83,9 @@ class Executor {
 
   const ExecStats& stats() const { return stats_; }
   size_t num_slots() const;  // values in the plan (one slot each)
+  // Whether the graph calls aten::backward, told while planning: a caller need not
+  // walk the graph again to know whether its runs must tape.
+  bool calls_backward() const;
 
  private:
   std::unique_ptr<exec_detail::Plan> plan_;

@@ -147,6 +147,8 @@ struct Plan {
   // Some call may take the small matmul (BoundCall::small_matmul): the run keeps a few
   // dead small float tensors to write its results into.
   bool recycles = false;
+  // The graph calls aten::backward (a parsed `loss.backward()`): its runs tape.
+  bool calls_backward = false;
 };
 
 // Argument kinds the kernel cache distinguishes; a call with Other (lists, tuples,

@@ -657,4 +657,8 @@ size_t Executor::num_slots() const {
   return plan_->num_slots;
 }
 
+bool Executor::calls_backward() const {
+  return plan_->calls_backward;
+}
+
 }  // namespace d2s

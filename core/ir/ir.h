@@ -305,6 +305,9 @@ class Graph {
 
   // Statistics used by reports: all nodes (nested included, sentinels excluded).
   size_t node_count() const;
+  // One past the largest Value::unique() in this graph: tables indexed by it (the
+  // executor's planner) hold every value without hashing its address.
+  size_t value_unique_bound() const { return next_unique_; }
 
   // The nodes and values the graph holds now, sentinels and block inputs included:
   // destroying a node frees it with its values and blocks, so these shrink with it.
