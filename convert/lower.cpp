@@ -179,22 +179,18 @@ void collect_globals(const ast::Module& module, Globals* g) {
             g->foreign.erase(bound);
             continue;
           }
-          if (!implemented_module(alias.name)) {
-            std::string head = alias.name.substr(0, alias.name.find('.'));
-            std::string bound = !alias.asname.empty() ? alias.asname : head;
+          // `import torch.nn` and `import torch.utils.data` bind `torch`, the package, as
+          // Python does: whether d2s implements the submodule matters only where it is used.
+          const std::string head = alias.name.substr(0, alias.name.find('.'));
+          const std::string module = !alias.asname.empty() ? alias.name : head;
+          const std::string bound = !alias.asname.empty() ? alias.asname : head;
+          if (!implemented_module(module)) {
             g->foreign[bound] = {head, alias.range};
             g->names.erase(bound);
             continue;
           }
-          g->foreign.erase(!alias.asname.empty() ? alias.asname
-                                                 : alias.name.substr(0, alias.name.find('.')));
-          if (!alias.asname.empty()) {
-            g->names[alias.asname] = module_name(alias.name);
-          } else {
-            // `import torch.nn` binds `torch`.
-            std::string head = alias.name.substr(0, alias.name.find('.'));
-            g->names[head] = module_name(head);
-          }
+          g->foreign.erase(bound);
+          g->names[bound] = module_name(module);
         }
         break;
       case ast::StmtKind::ImportFrom: {

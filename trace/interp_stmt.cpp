@@ -364,21 +364,17 @@ void Interpreter::exec_assert(const ast::Assert& s) {
 
 void Interpreter::exec_import(const ast::Import& s) {
   for (const ast::ImportAlias& alias : s.names) {
-    if (!importable(canonical_module(alias.name))) {
-      // A module d2s does not implement: bound, and an error only when used.
-      std::string bound =
-          !alias.asname.empty() ? alias.name : alias.name.substr(0, alias.name.find('.'));
-      store_name(!alias.asname.empty() ? alias.asname : bound,
-                 IValue(std::static_pointer_cast<Object>(
-                     std::make_shared<ForeignValue>(bound, alias.range))));
-      continue;
-    }
-    if (!alias.asname.empty()) {
-      store_name(alias.asname, make_namespace(canonical_module(alias.name)));
+    const std::string top = alias.name.substr(0, alias.name.find('.'));
+    // `import torch.utils.data` binds `torch`, the package, as Python does: whether d2s
+    // implements the submodule matters only where it is used, so `torch` stays torch.
+    const std::string module = alias.asname.empty() ? top : alias.name;
+    const std::string bound = alias.asname.empty() ? top : alias.asname;
+    if (importable(canonical_module(module))) {
+      store_name(bound, make_namespace(alias.asname.empty() ? top : canonical_module(module)));
     } else {
-      // `import torch.nn` binds `torch`, as Python does.
-      std::string top = alias.name.substr(0, alias.name.find('.'));
-      store_name(top, make_namespace(top));
+      // A module d2s does not implement: bound, and an error only when used.
+      store_name(bound, IValue(std::static_pointer_cast<Object>(
+                            std::make_shared<ForeignValue>(module, alias.range))));
     }
   }
 }

@@ -366,6 +366,17 @@ TEST(LowerError, ForeignModuleUsedInConvertedCode) {
   EXPECT_EQ(lower_error("import torch\nimport numpy as np\ndef f(x):\n    return x\n"), "");
 }
 
+TEST(LowerError, ASubmoduleImportKeepsItsPackage) {
+  // `import torch.utils.data` binds `torch`, the package, as Python does.
+  EXPECT_EQ(lower_error("import torch\nimport torch.utils.data\ndef f(x):\n"
+                        "    return torch.exp(x)\n"),
+            "");
+  EXPECT_TRUE(has(lower_error("import torch\nimport torch.utils.data as tud\ndef f(x):\n"
+                              "    return tud.default_collate(x)\n"),
+                  {"error: 'tud' comes from the module 'torch', which d2s does not implement "
+                   "(imported at line 2)"}));
+}
+
 TEST(LowerError, SpreadOfUnknownLength) {
   EXPECT_TRUE(has(lower_error("import torch\ndef g(a, b):\n    return a + b\n"
                               "def f(x):\n    return g(*x.split(2))\n"),

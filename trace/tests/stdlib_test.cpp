@@ -102,5 +102,16 @@ TEST(Stdlib, NamedtuplePartialItertoolsNumpy) {
             "at line 6)");
 }
 
+TEST(Imports, ASubmoduleDoesNotShadowItsPackage) {
+  // `import torch.utils.data` binds `torch`, the package (pytorch/examples' VAE has it
+  // after `import torch`): torch stays usable; the submodule d2s lacks is an error only
+  // where it is used.
+  EXPECT_EQ(run_print("import torch\nimport torch.utils.data\nprint(torch.exp(torch.zeros(1)))\n"),
+            "tensor([1.])\n");
+  EXPECT_EQ(run_error("import torch.utils.data as tud\nx = tud.DataLoader\n").message(),
+            "'torch.utils.data.DataLoader' comes from the module 'torch', which d2s does not "
+            "implement (imported at line 1)");
+}
+
 }  // namespace
 }  // namespace d2s::testing
