@@ -130,11 +130,6 @@ std::optional<std::vector<Type>> broadcast(const Args& a, size_t operands, Resul
   return one(tensor(d, shape));
 }
 
-std::optional<Dims> same_shape(const Args& a) {
-  const Dims* s = a.shape(0);
-  return s ? std::optional<Dims>(*s) : std::nullopt;
-}
-
 // Self's shape; the dtype self's, turned as `how` says, or the dtype argument when given.
 std::optional<std::vector<Type>> same_shape_as_self(const Args& a, ResultDType how) {
   std::optional<DType> d = a.type(0).dtype;
@@ -142,14 +137,6 @@ std::optional<std::vector<Type>> same_shape_as_self(const Args& a, ResultDType h
   if (how == ResultDType::Bool) d = DType::Bool;
   if (auto given = a.dtype_arg()) d = given;
   return one(tensor(d, same_shape(a)));
-}
-
-// A loss of a `reduction` argument at `at`: 0-d when reduced, `unreduced` for 'none'.
-std::optional<Dims> loss_shape(const Args& a, size_t at, std::optional<Dims> unreduced) {
-  auto r = a.value(at);
-  if (!r || !r->is_string()) return std::nullopt;
-  if (r->to_string() == "none") return unreduced;
-  return Dims{};
 }
 
 // The loss of the class-index losses unreduced: one per row ([N] of an [N, C] input, 0-d
@@ -279,9 +266,7 @@ void shape_detail::add_elementwise_rules(RuleTable& t) {
   t.add({"aten::mse_loss", "aten::l1_loss", "aten::smooth_l1_loss"},
         [](const Args& a, const ir::Node&) -> Out {
           std::optional<Dims> both = (*broadcast(a, 2, R::Float))[0].shape;
-          auto r = a.value(2);
-          return one(tensor(DType::Float32,
-                            r && r->is_string() && r->to_string() == "none" ? both : Dims{}));
+          return one(tensor(DType::Float32, loss_shape(a, 2, both)));
         });
   // ctc_loss unreduced: one per sequence ([N] of [T, N, C] log_probs, 0-d of one
   // unbatched [T, C] sequence).

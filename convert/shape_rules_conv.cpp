@@ -109,10 +109,7 @@ void add_conv_pool_rules(RuleTable& t) {
   using W = Window;
   // Activations: a float of x's shape.
   t.add({"aten::hardtanh", "aten::relu6", "aten::elu", "aten::selu"},
-        [](const Args& a, const ir::Node&) {
-          const Dims* s = a.shape(0);
-          return one(tensor(DType::Float32, s ? std::optional<Dims>(*s) : std::nullopt));
-        });
+        [](const Args& a, const ir::Node&) { return one(tensor(DType::Float32, same_shape(a))); });
   t.add({"aten::conv1d"},
         [](const Args& a, const ir::Node&) { return windowed(a, W::Conv, 1, false); });
   t.add({"aten::conv2d"},

@@ -85,11 +85,6 @@ std::optional<Dims> einsum_shape(const Args& a, const ir::Node& n) {
   return out;
 }
 
-std::optional<Dims> same_shape(const Args& a) {
-  const Dims* s = a.shape(0);
-  return s ? std::optional<Dims>(*s) : std::nullopt;
-}
-
 // sort and topk: (values, indices) of self's shape, topk's dim `k` long.
 std::optional<std::vector<Type>> values_and_indices(const Args& a, const ir::Node& n, bool topk) {
   std::optional<Dims> shape = same_shape(a);

@@ -4,26 +4,6 @@
 
 namespace d2s::convert::shape_detail {
 
-namespace {
-
-std::optional<Dims> same_shape(const Args& a) {
-  const Dims* s = a.shape(0);
-  return s ? std::optional<Dims>(*s) : std::nullopt;
-}
-
-// A loss of a `reduction` argument at `at` (a string, or the enum's int: 0 is 'none'):
-// 0-d unless it is 'none', then `unreduced`.
-std::optional<Dims> loss_shape(const Args& a, size_t at, std::optional<Dims> unreduced) {
-  const std::optional<IValue> r = a.value(at);
-  if (!r || !(r->is_string() || r->is_int())) return std::nullopt;
-  if ((r->is_string() && r->to_string() == "none") || (r->is_int() && r->to_int() == 0)) {
-    return unreduced;
-  }
-  return Dims{};
-}
-
-}  // namespace
-
 void add_norm_rules(RuleTable& t) {
   t.add({"aten::batch_norm", "aten::group_norm", "aten::prelu", "aten::feature_dropout"},
         [](const Args& a, const ir::Node&) { return one(tensor(DType::Float32, same_shape(a))); });

@@ -42,11 +42,6 @@ std::optional<Dims> diagonal_dims(const Dims& s, std::optional<int64_t> offset,
   return out;
 }
 
-std::optional<Dims> same_shape(const Args& a) {
-  const Dims* s = a.shape(0);
-  return s ? std::optional<Dims>(*s) : std::nullopt;
-}
-
 }  // namespace
 
 void add_tensorops_rules(RuleTable& t) {

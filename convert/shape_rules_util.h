@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "convert/lower_context.h"
+#include "core/base/error.h"
 #include "core/ir/effects.h"
 #include "core/ir/ir.h"
+#include "core/ops/loss_util.h"
 #include "core/ops/op_registry.h"
 
 namespace d2s::convert::shape_detail {
@@ -188,6 +190,26 @@ inline bool set_type(ir::Value* v, const Type& t) {
 
 inline Type tensor(std::optional<DType> d, std::optional<Dims> shape) {
   return Type::tensor(d, std::move(shape));
+}
+
+// Self's (the first argument's) dims, when known.
+inline std::optional<Dims> same_shape(const Args& a) {
+  const Dims* s = a.shape(0);
+  return s ? std::optional<Dims>(*s) : std::nullopt;
+}
+
+// A loss's dims by its `reduction` argument at `at`, read as the kernels read it
+// (loss::reduction_of: 'none', 'mean', 'sum' or PyTorch's enum int): 0-d when reduced,
+// `unreduced` for 'none'; unknown when the argument is not a constant or not valid (the
+// kernel then fails at run time).
+inline std::optional<Dims> loss_shape(const Args& a, size_t at, std::optional<Dims> unreduced) {
+  const std::optional<IValue> r = a.value(at);
+  if (!r) return std::nullopt;
+  try {
+    return loss::reduction_of(*r) == loss::Reduction::None ? unreduced : Dims{};
+  } catch (const Error&) {
+    return std::nullopt;
+  }
 }
 
 // ---------------------------------------------------------------- symbolic numel
