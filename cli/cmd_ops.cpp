@@ -72,7 +72,7 @@ std::vector<OpRow> collect_rows() {
       r.schema = def.schema.str();
       if (first) r.spellings = spellings[base];
       r.differentiable = static_cast<bool>(def.derivative);
-      r.random = def.is_random;
+      r.random = def.is_random();
       r.mutates = def.mutates;
       r.shape_rule = above.shape_rules.count(base) > 0;
       r.onnx = above.onnx.count(base) > 0;

@@ -252,7 +252,7 @@ std::optional<std::vector<IValue>> evaluate_node(const ir::Node& n,
     if (def) {
       // A random op draws; a writing op (add_, batch_norm's running statistics) would
       // change its constant argument at conversion time, and again when the graph runs.
-      if (def->is_random || def->mutates) return std::nullopt;
+      if (def->is_random() || def->mutates) return std::nullopt;
       // The node's inputs in schema order; trailing defaults are filled in, as the
       // executor does.
       ValueList args(inputs.begin(), inputs.end());
@@ -265,7 +265,7 @@ std::optional<std::vector<IValue>> evaluate_node(const ir::Node& n,
     } else {
       OpRegistry::Bound bound =
           reg.bind(n.kind(), ValueList(inputs.begin(), inputs.end()), {}, n.range());
-      if (bound.op->is_random || bound.op->mutates) return std::nullopt;
+      if (bound.op->is_random() || bound.op->mutates) return std::nullopt;
       result = bound.op->kernel(ctx, bound.args);
     }
   } catch (const Error&) {

@@ -198,7 +198,7 @@ namespace {
 // does not change, as PyTorch saves dropout's mask rather than its output. Any other
 // result is an alias whose version backward checks when the derivative reads it.
 void save_result(const OpDef& op, GradNode& node, const IValue& result) {
-  if (op.is_random && op.saved.result && result.is_tensor()) {
+  if (op.is_random() && op.saved.result && result.is_tensor()) {
     node.result = IValue(result.to_tensor().clone());
     return;
   }

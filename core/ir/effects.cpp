@@ -50,7 +50,7 @@ bool has_own_effects(const Node& n) {
   if (n.prim() != Prim::None) return prim_info(n.prim()).effect != PrimEffect::Pure;
   if (n.sym() == op::backward) return true;  // accumulates into the leaves' .grad
   if (!n.overloads()) return true;           // unknown: kept
-  return any_overload(n, [](const OpDef& def) { return def.mutates || def.is_random; });
+  return any_overload(n, [](const OpDef& def) { return def.mutates || def.is_random(); });
 }
 
 bool is_unchanged_list(const Value& v) {

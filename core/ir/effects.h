@@ -7,7 +7,7 @@
 // gradients (aten::backward), checking a
 // guard (prim::Guard), writing into an argument (an op whose schema marks an argument
 // `Tensor(a!)`: add_, copy_, relu_, ...; OpDef::mutates) and drawing from the random
-// generator (OpDef::is_random). Writing ops are TorchScript's design: `y.add_(1)` stays
+// generator (OpDef::is_random()). Writing ops are TorchScript's design: `y.add_(1)` stays
 // a node whose effect later reads of y see, never renamed away.
 #pragma once
 

@@ -231,14 +231,7 @@ std::vector<std::string> OpTags::names() const {
 }
 
 void OpRegistry::add(std::string_view schema, Kernel kernel, OpTags tags) {
-  OpDef def{OpSchema::parse(schema),
-            std::move(kernel),
-            tags,
-            tags.has(OpTag::Random),
-            {},
-            {},
-            false,
-            false};
+  OpDef def{OpSchema::parse(schema), std::move(kernel), tags, {}, {}, false, false};
   def.mutates = def.schema.mutates();
   def.is_view = def.schema.returns_view_of_self();
   std::vector<OpDef>& defs = ops_[def.schema.name];

@@ -206,10 +206,9 @@ constexpr OpTags operator|(OpTag a, OpTag b) {
 struct OpDef {
   OpSchema schema;
   Kernel kernel;
-  OpTags tags;             // as the entry declares them
-  bool is_random = false;  // tags.has(OpTag::Random): reads the generator, never folded
-  Derivative derivative;   // empty: not differentiable (core/autograd/derivatives_*.cpp)
-  SavedData saved;         // what `derivative` reads (set with it)
+  OpTags tags;            // as the entry declares them
+  Derivative derivative;  // empty: not differentiable (core/autograd/derivatives_*.cpp)
+  SavedData saved;        // what `derivative` reads (set with it)
   // Writes into an argument (from the schema's `(a!)` marks): an effect, so never
   // removed when its result is unused, never folded, recorded by the autograd as a
   // rewrite of that argument.
@@ -218,6 +217,9 @@ struct OpDef {
   // TorchScript's do for select, transpose, view, ...): core/autograd/views.h keeps the two in
   // step.
   bool is_view = false;
+
+  // Reads the generator (OpTag::Random): never constant-folded, never removed unused.
+  bool is_random() const { return tags.has(OpTag::Random); }
 };
 
 class OpRegistry {

@@ -62,7 +62,7 @@ TEST(RandomInplace, MarkedRandomAndWriting) {
   for (const char* op : {"aten::uniform_", "aten::normal_"}) {
     const OpDef* def = OpRegistry::builtin().find_qualified(op);
     ASSERT_NE(def, nullptr) << op;
-    EXPECT_TRUE(def->is_random) << op;
+    EXPECT_TRUE(def->is_random()) << op;
     EXPECT_TRUE(def->mutates) << op;
   }
 }

@@ -125,9 +125,9 @@ TEST(Random, RandomOpsNeedAGenerator) {
             "rand(): no random generator was given to this call");
   EXPECT_EQ(test::call_error("aten::randn", {IValue(2)}),
             "randn(): no random generator was given to this call");
-  EXPECT_TRUE(OpRegistry::builtin().find_qualified("aten::rand")->is_random);
-  EXPECT_TRUE(OpRegistry::builtin().find_qualified("aten::dropout")->is_random);
-  EXPECT_FALSE(OpRegistry::builtin().find_qualified("aten::zeros")->is_random);
+  EXPECT_TRUE(OpRegistry::builtin().find_qualified("aten::rand")->is_random());
+  EXPECT_TRUE(OpRegistry::builtin().find_qualified("aten::dropout")->is_random());
+  EXPECT_FALSE(OpRegistry::builtin().find_qualified("aten::zeros")->is_random());
 }
 
 TEST(Random, RandRejectsIntegerDtypes) {
