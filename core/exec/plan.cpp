@@ -105,6 +105,7 @@ class Planner {
 
  private:
   struct SlotInfo {
+    const Value* value;      // the value (a value of another graph may share its unique())
     uint32_t block;          // the BlockPlan defining the value
     const Block* def_block;  // the same, as an IR block
     int64_t def_pos;         // defining instruction; -1 for a block input
@@ -158,11 +159,12 @@ class Planner {
 
   uint32_t define(const Value* v, uint32_t block, const Block* b, int64_t pos, const Node* at) {
     uint32_t s = static_cast<uint32_t>(info_.size());
-    if (v->unique() >= slot_of_.size()) fail(at, "a value of another graph");
+    // A node of another graph placed in this one may bring larger uniques.
+    if (v->unique() >= slot_of_.size()) slot_of_.resize(v->unique() + 1, kNoSlot);
     uint32_t& slot = slot_of_[v->unique()];
     if (slot != kNoSlot) fail(at, "a value is defined twice");
     slot = s;
-    info_.push_back(SlotInfo{block, b, pos});
+    info_.push_back(SlotInfo{v, block, b, pos});
     return s;
   }
 
@@ -170,7 +172,9 @@ class Planner {
   // the use: a value read inside a loop body lives until the loop ends.
   uint32_t use(const Value* v, const Node* user, const Node* report) {
     const uint32_t slot = v->unique() < slot_of_.size() ? slot_of_[v->unique()] : kNoSlot;
-    if (slot == kNoSlot) fail(report, "a value is used before it is defined");
+    if (slot == kNoSlot || info_[slot].value != v) {
+      fail(report, "a value is used before it is defined");
+    }
     SlotInfo& info = info_[slot];
     const Node* a = user;
     while (a->owning_block() != info.def_block) {

@@ -242,6 +242,27 @@ TEST(ExecutorBoundTest, ConstantsAreConvertedOnceAndDefaultsAppended) {
   }
 }
 
+// Planning refuses a graph that reads a value of another graph, although the planner
+// finds slots by Value::unique(), which two graphs share: exit 2, the node named.
+TEST(ExecutorBoundTest, AValueOfAnotherGraphIsRefusedWhenPlanning) {
+  auto plan_error = [](const Graph& g) {
+    try {
+      Executor exec(g);
+    } catch (const Error& e) {
+      return e.message() + " (exit " + std::to_string(e.exit_code()) + ")";
+    }
+    return std::string("no error");
+  };
+  Graph other;
+  Value* foreign = other.add_input("z", Type::tensor());
+  Graph g;
+  Value* x = g.add_input("x", Type::tensor());  // the same unique() as `foreign`
+  g.register_output(op(g, "aten::add", {x, foreign}, "Tensor")->output());
+  const std::string msg = plan_error(g);
+  EXPECT_EQ(msg.rfind("a value is used before it is defined (in `", 0), 0u) << msg;
+  EXPECT_NE(msg.find("(exit 2)"), std::string::npos) << msg;
+}
+
 std::string run_error(Graph& g, const ValueList& inputs) {
   Executor exec(g);  // planning accepts it: the error is the run's
   try {
