@@ -24,8 +24,15 @@ SourceMap::SourceMap(std::shared_ptr<const SourceFile> file) : file_(std::move(f
 SourceRange SourceMap::range(size_t begin, size_t end) const {
   size_t size = file_->text().size();
   begin = std::min(begin, size);
-  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), begin);
-  size_t index = static_cast<size_t>(it - line_starts_.begin()) - 1;
+  // The lexer asks in file order, mostly on the line it asked last: try that line before
+  // searching all of them.
+  size_t index = last_line_;
+  if (!(line_starts_[index] <= begin &&
+        (index + 1 == line_starts_.size() || begin < line_starts_[index + 1]))) {
+    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), begin);
+    index = static_cast<size_t>(it - line_starts_.begin()) - 1;
+    last_line_ = index;
+  }
   size_t line_end = index + 1 < line_starts_.size() ? line_starts_[index + 1] - 1 : size;
   size_t stop = std::min(std::max(end, begin), line_end);
   int len = std::max(1, static_cast<int>(stop - begin));

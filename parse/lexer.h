@@ -36,6 +36,9 @@ class SourceMap {
  private:
   std::shared_ptr<const SourceFile> file_;
   std::vector<size_t> line_starts_;
+  // The line of the last range() (an index into line_starts_). A file's lexer and parser
+  // run on one thread, so a hint that changes under const needs no lock.
+  mutable size_t last_line_ = 0;
 };
 
 class Lexer {

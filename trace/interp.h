@@ -170,6 +170,8 @@ class Interpreter {
                            const SourceRange& range);
   IValue call_torch(const BuiltinValue& fn, ValueList args, Kwargs kwargs, const SourceRange& range,
                     const ast::Call* site);
+  IValue call_plain_op(const std::string& op, ValueList args, Kwargs kwargs,
+                       const SourceRange& range);
   // Python's iteration: the items of a list, tuple, torch.Size, str, range (small),
   // tensor (rows through aten::unbind, as Tensor.__iter__) or nn container.
   ValueList iterate(const IValue& v, const SourceRange& range);

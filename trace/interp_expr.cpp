@@ -242,8 +242,11 @@ IValue Interpreter::eval_subscript(const ast::Subscript& e) {
 IValue Interpreter::getattr(const IValue& o, const std::string& attr, const SourceRange& range,
                             const ast::Expr* obj_expr) {
   if (auto* ns = as_obj<NamespaceValue>(o)) {
+    if (auto it = ns->resolved.find(attr); it != ns->resolved.end()) return it->second;
     std::string written = obj_expr ? text_of(obj_expr->range) + "." + attr : "";
-    return resolve_qualified(ns->qualname + "." + attr, written, range);
+    IValue v = resolve_qualified(ns->qualname + "." + attr, written, range);
+    ns->resolved.emplace(attr, v);
+    return v;
   }
   if (o.is_tensor()) return getattr_tensor(o, attr, range);
   if (auto* n = as_obj<NativeValue>(o)) {

@@ -65,6 +65,11 @@ class NamespaceValue : public Object {
   explicit NamespaceValue(std::string qualname) : qualname(std::move(qualname)) {}
   std::string type_name() const override { return "module"; }
   std::string qualname;  // canonical: "torch.nn.functional" whatever the alias
+  // What each attribute resolved to (Interpreter::getattr). A name under a namespace
+  // always resolves to the same value, and `torch.tanh` in a loop body is evaluated on
+  // every trip, so it is resolved once. A program's runs are sequential (trace/entry.cpp),
+  // so no lock.
+  std::unordered_map<std::string, IValue> resolved;
 };
 
 // A callable known by its canonical Python name: builtins ("len"), torch functions
@@ -75,6 +80,10 @@ class BuiltinValue : public Object {
   explicit BuiltinValue(std::string qualname) : qualname(std::move(qualname)) {}
   std::string type_name() const override { return "builtin_function_or_method"; }
   std::string qualname;
+  // The registry op a call of this torch function runs, once Interpreter::call_torch has
+  // found that the name maps plainly to one (no name of its own handling): later calls
+  // go straight to it instead of testing the name against every special case again.
+  mutable std::optional<std::string> plain_op;
 };
 
 // Built-in nn modules d2s implements itself (nn_modules.cpp).

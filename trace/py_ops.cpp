@@ -166,8 +166,10 @@ std::optional<IValue> Interpreter::to_number(const IValue& v, PyConversion kind,
 
 IValue Interpreter::binary(ast::BinOpKind op, const IValue& lhs, const IValue& rhs,
                            const SourceRange& range, bool inplace) {
-  const std::string symbol = std::string(ast::binop_symbol(op)) + (inplace ? "=" : "");
+  // Built only for a message: this runs for every operator a program evaluates.
+  auto operator_symbol = [&] { return std::string(ast::binop_symbol(op)) + (inplace ? "=" : ""); };
   auto unsupported = [&]() {
+    const std::string symbol = operator_symbol();
     fail("TypeError: unsupported operand type(s) for " + symbol + ": '" + py_type_name(lhs) +
              "' and '" + py_type_name(rhs) + "'",
          range);
@@ -240,7 +242,7 @@ IValue Interpreter::binary(ast::BinOpKind op, const IValue& lhs, const IValue& r
       l = bool_as_int(l);
       r = bool_as_int(r);
     }
-    check_number_op(op, concrete_silently(l), concrete_silently(r), symbol, range);
+    check_number_op(op, concrete_silently(l), concrete_silently(r), operator_symbol(), range);
     std::optional<std::string> name = op_for_operator(names.dunder);
     if (!name && (op == ast::BinOpKind::LShift || op == ast::BinOpKind::RShift)) {
       // The registry has no shift ops: Python's int shifts, computed here.

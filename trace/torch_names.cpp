@@ -209,6 +209,7 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
   const std::string& q = fn.qualname;
   if (q == "torch.range") return torch_range(std::move(args), std::move(kwargs), range);
   if (std::optional<IValue> t = call_torch_on_numpy(*this, q, args, kwargs, range)) return *t;
+  if (fn.plain_op) return call_plain_op(*fn.plain_op, std::move(args), std::move(kwargs), range);
   if (q.rfind("torch.", 0) != 0 && stdlib_value(q)) {
     return call_stdlib_name(q, std::move(args), std::move(kwargs), range);
   }
@@ -352,18 +353,25 @@ IValue Interpreter::call_torch(const BuiltinValue& fn, ValueList args, Kwargs kw
     return call_op(flag ? sig->flag_op : sig->op, std::move(op_args), {}, range);
   }
   if (std::optional<std::string> op = op_for_function(q)) {
-    if (*op == "aten::einsum" && args.size() >= 2 && args[1].is_tensor()) {
-      // torch.einsum(eq, a, b): the operands as the one Tensor[] argument.
-      ValueList operands(args.begin() + 1, args.end());
-      args.resize(1);
-      args.push_back(IValue::list(std::move(operands)));
-    }
-    return call_op(*op, std::move(args), std::move(kwargs), range);
+    fn.plain_op = *op;
+    return call_plain_op(*op, std::move(args), std::move(kwargs), range);
   }
   if (const DType* dtype = legacy_constructor_dtype(q)) {
     return legacy_constructor(q, *dtype, std::move(args), std::move(kwargs), range);
   }
   fail("TypeError: d2s cannot call " + q + "()", range);
+}
+
+// A torch function that is its registry op (op_for_function), called.
+IValue Interpreter::call_plain_op(const std::string& op, ValueList args, Kwargs kwargs,
+                                  const SourceRange& range) {
+  if (op == "aten::einsum" && args.size() >= 2 && args[1].is_tensor()) {
+    // torch.einsum(eq, a, b): the operands as the one Tensor[] argument.
+    ValueList operands(args.begin() + 1, args.end());
+    args.resize(1);
+    args.push_back(IValue::list(std::move(operands)));
+  }
+  return call_op(op, std::move(args), std::move(kwargs), range);
 }
 
 // torch.FloatTensor(2, 3) / torch.FloatTensor(torch.Size([2, 3])): a tensor of that shape;
