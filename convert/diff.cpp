@@ -264,13 +264,29 @@ DiffReport diff_program(Program& program, const std::vector<DiffInputSet>& sets,
     return report;
   }
   GraphRun parsed(*lowered.graph, lowered, options);
-  std::optional<GraphRun> guarded_run;  // the guarded trace, for the agreement table
-  if (options.compare) guarded_run.emplace(guarded ? *guarded : *traces[0].graph, lowered, options);
+  // Set 0's guarded trace, planned before make_plain() strips it in place (a plan does
+  // not need its graph). The agreement table runs it with its guards. Unless set 0 has
+  // a plain trace of its own (a script's), the search runs the same plan with its
+  // guards passing, which computes what the plain trace computes: a 100,000-node trace
+  // is planned once, not twice.
+  std::optional<GraphRun> guarded_run;
+  if (options.compare || !guarded) {
+    guarded_run.emplace(guarded ? *guarded : *traces[0].graph, lowered, options);
+  }
   make_plain();
-  std::vector<GraphRun> runs;
-  runs.reserve(traces.size());
-  for (const TraceResult& t : traces) runs.emplace_back(*t.graph, lowered, options);
   if (options.compare) compare_sets(sets, *guarded_run, parsed, options, report);
+  std::vector<const GraphRun*> runs;  // the plain trace of each set, for the search
+  std::vector<GraphRun> planned;      // those not run through guarded_run
+  planned.reserve(traces.size());
+  for (size_t s = 0; s < traces.size(); ++s) {
+    if (s == 0 && !guarded) {
+      guarded_run->set_check_guards(false);
+      runs.push_back(&*guarded_run);
+      continue;
+    }
+    planned.emplace_back(*traces[s].graph, lowered, options);
+    runs.push_back(&planned.back());
+  }
   SearchContext ctx{&program, &options, &sets, &runs, &parsed, &report.output_names};
   int searches = 0;
   for (const Finding& f : report.findings) {

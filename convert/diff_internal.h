@@ -165,6 +165,9 @@ class GraphRun {
   GraphRun(GraphRun&&) noexcept;
   // Outputs in order. Throws d2s::Error when the graph cannot run on them.
   ValueList run(const NamedInputs& inputs) const;
+  // ExecOptions::check_guards for the runs after this call: false runs a guarded trace
+  // as its plain copy computes.
+  void set_check_guards(bool on);
 
  private:
   struct Impl;
@@ -193,7 +196,7 @@ struct SearchContext {
   Program* program = nullptr;
   const DiffOptions* options = nullptr;
   const std::vector<DiffInputSet>* sets = nullptr;
-  const std::vector<GraphRun>* traces = nullptr;  // the plain trace of each set
+  const std::vector<const GraphRun*>* traces = nullptr;  // the plain trace of each set
   const GraphRun* parsed = nullptr;
   const std::vector<std::string>* output_names = nullptr;
 };

@@ -109,6 +109,10 @@ ValueList GraphRun::run(const NamedInputs& inputs) const {
   return impl_->executor->run(values);
 }
 
+void GraphRun::set_check_guards(bool on) {
+  impl_->executor->set_check_guards(on);
+}
+
 namespace {
 
 bool close(double a, double b, double rtol, double atol) {

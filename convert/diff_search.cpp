@@ -298,7 +298,7 @@ class Searcher {
       return ce;
     }
     try {
-      ce.traced = (*ctx_.traces)[c.base].run(c.inputs);
+      ce.traced = (*ctx_.traces)[c.base]->run(c.inputs);
       ce.differs = !values_close(ce.traced, ce.parsed, ctx_.options->rtol, ctx_.options->atol,
                                  &ce.detail, ctx_.output_names);
     } catch (const Error& e) {
@@ -334,7 +334,7 @@ Counterexample given_counterexample(const SearchContext& ctx, const Finding& fin
     return ce;
   }
   try {
-    ce.traced = ctx.traces->front().run(ce.inputs);
+    ce.traced = ctx.traces->front()->run(ce.inputs);
     ce.differs = !values_close(ce.traced, ce.parsed, ctx.options->rtol, ctx.options->atol,
                                &ce.detail, ctx.output_names);
   } catch (const Error& e) {

@@ -50,6 +50,10 @@ struct ExecOptions {
   // Iterations of all loops together in one run; past it, the run fails at the loop.
   // The interpreter's default (trace/interpreter.h Limits): a runaway loop stops in seconds.
   int64_t max_loop_iterations = 1'000'000;
+  // false: every prim::Guard passes, so a guarded trace computes what the same trace
+  // without its guards (`--no-guards`) computes. The diff runs set 0's guarded trace
+  // both ways from one plan instead of planning its plain copy too.
+  bool check_guards = true;
 };
 
 // Counters of the last run, for tests and reports.
@@ -80,6 +84,9 @@ class Executor {
 
   // Runs the graph on values for its inputs (in order); returns its outputs.
   ValueList run(const ValueList& inputs);
+
+  // ExecOptions::check_guards, for the runs after this call.
+  void set_check_guards(bool on) { options_.check_guards = on; }
 
   const ExecStats& stats() const { return stats_; }
   size_t num_slots() const;  // values in the plan (one slot each)

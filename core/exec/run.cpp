@@ -232,7 +232,8 @@ class Runner {
       case Op::Loop:
         return run_loop(ins);
       case Op::Guard:
-        return check_guard(ins);
+        if (options_.check_guards) check_guard(ins);
+        return;
       case Op::Print: {
         if (!options_.out) return;
         std::string line;

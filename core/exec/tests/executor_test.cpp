@@ -168,6 +168,20 @@ TEST(ExecutorTest, GuardsPassAndFail) {
             "--mode parse) or d2s diff to see what tracing lost");
 }
 
+// The diff runs a guarded trace as its plain copy from one plan.
+TEST(ExecutorTest, GuardsCanBeTurnedOffBetweenRuns) {
+  auto g = bool_guard_graph();
+  Executor exec(*g);
+  const ValueList other_side = {tensor({2}, {0, 0})};
+  EXPECT_EQ(run_error(exec, other_side).exit_code(), 1);
+  exec.set_check_guards(false);
+  ValueList out = exec.run(other_side);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].to_tensor().item(), 0.0);  // the mean of the other side
+  exec.set_check_guards(true);
+  EXPECT_EQ(run_error(exec, other_side).exit_code(), 1);
+}
+
 TEST(ExecutorTest, ShapeAndValueGuards) {
   Graph g;
   Value* x = g.add_input("x", Type::tensor());
