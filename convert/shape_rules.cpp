@@ -112,11 +112,12 @@ enum class ResultDType { Promoted, Float, Bool, Self };
 // those from `first_typed` on (where's condition does not count).
 std::optional<std::vector<Type>> broadcast(const Args& a, size_t operands, ResultDType how,
                                            size_t first_typed = 0) {
-  std::vector<Type> ts;
+  const Type* ts[3];  // the typed operands (where's self and other; at most 3 operands)
+  size_t typed = 0;
   std::optional<Dims> shape = Dims{};
   for (size_t i = 0; i < operands; ++i) {
     const Type& t = a.type(i);
-    if (i >= first_typed) ts.push_back(t);
+    if (i >= first_typed) ts[typed++] = &t;
     if (t.is_tensor()) {
       if (!t.shape)
         shape.reset();
@@ -124,10 +125,10 @@ std::optional<std::vector<Type>> broadcast(const Args& a, size_t operands, Resul
         shape = broadcast_dims(*shape, *t.shape);
     }
   }
-  std::optional<DType> d = promote(ts);
+  std::optional<DType> d = promote(ts, ts + typed);
   if (how == ResultDType::Float) d = DType::Float32;
   if (how == ResultDType::Bool) d = DType::Bool;
-  return one(tensor(d, shape));
+  return one(tensor(d, std::move(shape)));
 }
 
 // Self's shape; the dtype self's, turned as `how` says, or the dtype argument when given.

@@ -54,6 +54,16 @@ inline std::optional<DType> promote(const std::vector<Type>& operands) {
   }
   return out;
 }
+// The same over types held elsewhere: a rule asking only for dtypes need not copy shapes.
+inline std::optional<DType> promote(const Type* const* begin, const Type* const* end) {
+  std::optional<DType> out;
+  for (; begin != end; ++begin) {
+    auto d = dtype_of(**begin);
+    if (!d) return std::nullopt;
+    if (!out || rank(*d) > rank(*out)) out = d;
+  }
+  return out;
+}
 
 // Reads a node's arguments: constants, the schema's defaults for omitted trailing
 // arguments, and int lists as dims (sizes from aten::size keep their symbols).
@@ -61,8 +71,10 @@ class Args {
  public:
   explicit Args(const ir::Node& n) : n_(n) {
     const OpRegistry& reg = OpRegistry::builtin();
-    // The node's overload, or the default one (empty overload name) when it names none.
-    def_ = reg.find(n.kind(), n.overload());
+    // The node's overload, or the default one (empty overload name) when it names none:
+    // the one the node resolved when made if that is it, else looked up by name.
+    const OpDef* made = n.op();
+    def_ = made && made->schema.overload == n.overload() ? made : reg.find(n.kind(), n.overload());
   }
   const OpDef* def() const { return def_; }
   size_t size() const { return n_.inputs().size(); }
