@@ -1,8 +1,11 @@
 // Program: loading, choosing the entry, preparing a run (top level, the entry module,
 // weights), binding inputs by parameter name, and running on a large stack.
 #include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -48,22 +51,63 @@ void* run_job(void* p) {
   return nullptr;
 }
 
+// One stack, mapped once, for the runs' threads. A stack this size is past what glibc
+// keeps for reuse, so each thread otherwise mapped, guarded and unmapped 512 MB: a tenth
+// of tracing a 100-statement program. Runs are sequential (the caller waits for each),
+// so one stack serves them; a run started while it is taken (a run inside a run, or a
+// run on another thread) gets a stack of its own, as before.
+class SharedStack {
+ public:
+  SharedStack() {
+    void* p = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (p == MAP_FAILED) return;
+    // The lowest page is the guard glibc would have put there: an overflow faults.
+    if (mprotect(p, page(), PROT_NONE) != 0) {
+      munmap(p, kStackSize);
+      return;
+    }
+    base_ = p;
+  }
+  // The stack, now the caller's, or null when it is taken or could not be mapped.
+  void* take() {
+    bool expected = false;
+    return base_ && taken_.compare_exchange_strong(expected, true) ? base_ : nullptr;
+  }
+  // Gives the stack back. What a deep recursion touched below the top few megabytes
+  // goes back to the system, so one deep run does not keep its memory for the process.
+  void give_back() {
+    constexpr size_t kKeepResident = size_t{8} << 20;
+    madvise(base_, kStackSize - kKeepResident, MADV_DONTNEED);
+    taken_.store(false);
+  }
+
+ private:
+  static size_t page() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+  void* base_ = nullptr;
+  std::atomic<bool> taken_{false};
+};
+
 // Calls fn(stack budget) on a fresh thread with a large stack and waits for it (the
 // caller blocks, so hooks run strictly in sequence); exceptions come back here.
 void run_on_big_stack(const std::function<void(size_t)>& fn) {
+  static SharedStack shared;
   pthread_attr_t attr;
   pthread_t thread;
   StackJob job{&fn, kStackSize - kStackMargin, nullptr};
+  void* stack = shared.take();
   bool started = pthread_attr_init(&attr) == 0 &&
-                 pthread_attr_setstacksize(&attr, kStackSize) == 0 &&
+                 (stack ? pthread_attr_setstack(&attr, stack, kStackSize)
+                        : pthread_attr_setstacksize(&attr, kStackSize)) == 0 &&
                  pthread_create(&thread, &attr, run_job, &job) == 0;
   pthread_attr_destroy(&attr);
+  if (started) pthread_join(thread, nullptr);
+  if (stack) shared.give_back();
   if (!started) {
     // No thread to be had: run here, with a budget any default stack has room for.
     fn(kFallbackBudget);
     return;
   }
-  pthread_join(thread, nullptr);
   if (job.error) std::rethrow_exception(job.error);
 }
 
