@@ -532,12 +532,12 @@ ir::Value* Lowerer::emit_op(const std::string& base_name, const std::vector<Call
   for (const CallArg& a : positional) {
     ir::Value* v = as_value(a.value, a.range);
     given.push_back(v);
-    pos_info.push_back(ArgInfo{v->type(), constant_value(v)});
+    pos_info.push_back(ArgInfo{&v->type(), constant_value(v)});
   }
   for (const auto& [name, a] : keywords) {
     ir::Value* v = as_value(a.value, a.range);
     given.push_back(v);
-    kw_info.emplace_back(name, ArgInfo{v->type(), constant_value(v)});
+    kw_info.emplace_back(name, ArgInfo{&v->type(), constant_value(v)});
   }
   SchemaMatch m = match_op(base_name, pos_info, kw_info, range);
   const OpSchema& schema = m.op->schema;
@@ -566,7 +566,7 @@ ir::Value* Lowerer::emit_op(const std::string& base_name, const std::vector<Call
       case SchemaMatch::Slot::Kind::Given: {
         ir::Value* v = given[slot.given];
         // A list argument gets a list, as TorchScript builds it: (4,) → [4], 3 → [3].
-        if (is_list_type(slot.type)) {
+        if (is_list_type(*slot.type)) {
           if (v->node()->kind() == ir::kind::TupleConstruct) {
             v = make_list(v->node()->inputs(), range);
           } else if (v->type().kind == TypeKind::Int) {

@@ -116,7 +116,7 @@ std::optional<SchemaMatch> match_schema(
   SchemaMatch m;
   m.slots.resize(n_args);
   std::vector<bool> filled(n_args, false);
-  for (size_t i = 0; i < n_args; ++i) m.slots[i].type = s.arguments[i].type;
+  for (size_t i = 0; i < n_args; ++i) m.slots[i].type = &s.arguments[i].type;
 
   size_t n_direct = std::min(positional.size(), n_positional);
   if (positional.size() > n_positional) {
@@ -125,7 +125,7 @@ std::optional<SchemaMatch> match_schema(
       auto& slot = m.slots[first];
       slot.kind = SchemaMatch::Slot::Kind::PackedInts;
       for (size_t i = first; i < positional.size(); ++i) {
-        const Type& t = positional[i].type;
+        const Type& t = *positional[i].type;
         if (t.kind != TypeKind::Int && t.kind != TypeKind::Any) {
           return mismatch(s.arguments[first], t);
         }
@@ -141,8 +141,8 @@ std::optional<SchemaMatch> match_schema(
     }
   }
   for (size_t i = 0; i < n_direct; ++i) {
-    if (!accepts(s.arguments[i].type, positional[i].type)) {
-      return mismatch(s.arguments[i], positional[i].type);
+    if (!accepts(s.arguments[i].type, *positional[i].type)) {
+      return mismatch(s.arguments[i], *positional[i].type);
     }
     m.slots[i].kind = SchemaMatch::Slot::Kind::Given;
     m.slots[i].given = i;
@@ -157,7 +157,7 @@ std::optional<SchemaMatch> match_schema(
     if (filled[i]) {
       return reject([&] { return "got multiple values for argument '" + key + "'"; });
     }
-    if (!accepts(s.arguments[i].type, info.type)) return mismatch(s.arguments[i], info.type);
+    if (!accepts(s.arguments[i].type, *info.type)) return mismatch(s.arguments[i], *info.type);
     m.slots[i].kind = SchemaMatch::Slot::Kind::Given;
     m.slots[i].given = positional.size() + k;
     filled[i] = true;
@@ -180,23 +180,23 @@ SchemaMatch match_op(std::string_view base_name, const std::vector<ArgInfo>& pos
                      const std::vector<std::pair<std::string, ArgInfo>>& keywords,
                      const SourceRange& range) {
   const auto& defs = OpRegistry::builtin().overloads(base_name);
-  std::string name(base_name);
-  if (defs.empty()) throw Error("unknown operator '" + name + "'", range);
+  if (defs.empty()) throw Error("unknown operator '" + std::string(base_name) + "'", range);
   for (const OpDef& def : defs) {
     if (auto m = match_schema(def.schema, positional, keywords)) {
       m->op = &def;
       return std::move(*m);
     }
   }
+  const std::string name(base_name);
   std::string short_name =
       name.substr(name.rfind("::") == std::string::npos ? 0 : name.rfind("::") + 2);
   // Nothing fits: match again to collect the reasons, as OpRegistry::bind reports them.
   std::string got = "(";
   for (size_t i = 0; i < positional.size(); ++i)
-    got += (i ? ", " : "") + type_name(positional[i].type);
+    got += (i ? ", " : "") + type_name(*positional[i].type);
   for (size_t i = 0; i < keywords.size(); ++i) {
     got += (i || !positional.empty() ? ", " : "") + keywords[i].first + "=" +
-           type_name(keywords[i].second.type);
+           type_name(*keywords[i].second.type);
   }
   got += ")";
   std::string hint = defs.size() == 1 ? "the schema is:" : "candidates:";

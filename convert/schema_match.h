@@ -25,7 +25,7 @@ namespace d2s::convert {
 
 // What is known about an argument at conversion time.
 struct ArgInfo {
-  ir::Type type;
+  const ir::Type* type;            // the argument's type, held by its graph value
   std::optional<IValue> constant;  // the value of a prim::Constant argument
 };
 
@@ -37,7 +37,9 @@ struct SchemaMatch {
     size_t given = 0;            // Given: index into (positional..., keywords...)
     std::vector<size_t> packed;  // PackedInts: the given ints that form the list
     IValue default_value;        // Default
-    std::string type;            // the schema type ("int[]", "Tensor?", ...)
+    // The schema type ("int[]", "Tensor?", ...), held by the op table: every overload
+    // tried builds its slots, so they copy no strings.
+    const std::string* type = nullptr;
   };
   std::vector<Slot> slots;
   std::vector<size_t> varargs;  // given indices passed after the declared arguments

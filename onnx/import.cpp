@@ -32,7 +32,7 @@ std::vector<ir::Value*> Importer::op_n(const std::string& kind,
   if (kind.rfind("aten::", 0) == 0 && !OpRegistry::builtin().overloads(kind).empty()) {
     std::vector<convert::ArgInfo> args;
     for (ir::Value* v : inputs) {
-      convert::ArgInfo a{v->type(), std::nullopt};
+      convert::ArgInfo a{&v->type(), std::nullopt};
       if (v->node()->kind() == ir::kind::Constant) {
         if (const IValue* c = v->node()->attr("value")) a.constant = *c;
       }
