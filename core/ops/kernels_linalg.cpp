@@ -49,9 +49,10 @@ std::string dims_str(int64_t a, int64_t b) {
 // between the OpenMP threads, each running Eigen's single-threaded GEMM on its share,
 // rather than using Eigen's own threading: each thread then first touches its own part
 // of a fresh output, and the 1024x1024 product took 5-10% less time than with
-// Eigen::setNbThreads(2) on this machine. Smaller products (the MLP's 64x784x512) run on
-// one core: as fast on an idle machine and much faster on a busy one, where a
-// descheduled thread stalls the others at the join.
+// Eigen::setNbThreads(2) on this machine. Smaller products with many rows run on one
+// core: split by rows they were no faster on an idle machine (each thread packs all of
+// the right-hand matrix), and slower on a busy one, where a descheduled thread stalls the
+// others at the join. Products with few rows split by columns (for_product_cols).
 template <typename Body>
 void for_product_rows(int64_t n, int64_t m, int64_t p, Body body) {
   constexpr double kParallelMacs = double(int64_t{1} << 26);
@@ -68,6 +69,29 @@ void for_product_rows(int64_t n, int64_t m, int64_t p, Body body) {
   }
 }
 
+// body(first, cols) for the columns of an n x p result of n x m by m x p. A product with
+// few rows (a batch of 64 through a linear layer) is split by its columns instead: each
+// thread then packs only its share of the right-hand matrix, where split by rows each
+// would pack all of it (which is why such products gained nothing from two threads).
+// From 2^24 multiply-adds (the MLP's first two layers).
+template <typename Body>
+bool for_product_cols(int64_t n, int64_t m, int64_t p, Body body) {
+  constexpr double kParallelMacs = double(int64_t{1} << 24);
+  constexpr int64_t kFewRows = 256;
+  if (n > kFewRows || p < 64 || double(n) * double(m) * double(p) < kParallelMacs) return false;
+  Eigen::setNbThreads(1);
+#pragma omp parallel
+  {
+    const int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+    // Column blocks of whole 16-float packets, so each thread's share stays aligned.
+    const int64_t blocks = (p + 15) / 16;
+    const int64_t first = std::min(p, blocks * t / threads * 16);
+    const int64_t last = std::min(p, blocks * (t + 1) / threads * 16);
+    if (last > first) body(first, last - first);
+  }
+  return true;
+}
+
 // out (n x p) = a (n x m) * b (m x p), all contiguous; `batch` matrices apart.
 void gemm(const Tensor& a, const Tensor& b, Tensor& out, int64_t batch, int64_t n, int64_t m,
           int64_t p) {
@@ -78,6 +102,11 @@ void gemm(const Tensor& a, const Tensor& b, Tensor& out, int64_t batch, int64_t 
         Eigen::Map<const RowMat<T>> ma(a.data<T>() + i * n * m, n, m);
         Eigen::Map<const RowMat<T>> mb(b.data<T>() + i * m * p, m, p);
         Eigen::Map<RowMat<T>> mo(out.data<T>() + i * n * p, n, p);
+        if (for_product_cols(n, m, p, [&](int64_t first, int64_t cols) {
+              mo.middleCols(first, cols).noalias() = ma * mb.middleCols(first, cols);
+            })) {
+          continue;
+        }
         for_product_rows(n, m, p, [&](int64_t first, int64_t rows) {
           mo.middleRows(first, rows).noalias() = ma.middleRows(first, rows) * mb;
         });
@@ -193,6 +222,19 @@ bool linear_2d(const Tensor& input, const Tensor& weight, const IValue& bias, Te
   Eigen::Map<const RowMat<float>> x(input.data<float>(), n, k);
   Eigen::Map<const RowMat<float>> w(weight.data<float>(), m, k);
   Eigen::Map<RowMat<float>> o(out.data<float>(), n, m);
+  const bool by_cols = for_product_cols(n, k, m, [&](int64_t first, int64_t cols) {
+    auto o_cols = o.middleCols(first, cols);
+    if (pb) {
+      o_cols.rowwise() = Eigen::Map<const Eigen::RowVectorXf>(pb + first, cols);
+      o_cols.noalias() += x * w.middleRows(first, cols).transpose();
+    } else {
+      o_cols.noalias() = x * w.middleRows(first, cols).transpose();
+    }
+  });
+  if (by_cols) {
+    *result = std::move(out);
+    return true;
+  }
   for_product_rows(n, k, m, [&](int64_t first, int64_t rows) {
     auto o_rows = o.middleRows(first, rows);
     if (pb) {
