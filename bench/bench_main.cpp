@@ -6,8 +6,10 @@
 #include <string>
 
 #include "bench/bench_common.h"
+#include "core/base/allocator.h"
 
 int main(int argc, char** argv) {
+  d2s::configure_process_allocator();  // as the d2s program sets it up
   benchmark::Initialize(&argc, argv);
   const char* const flag = "--programs=";
   for (int i = 1; i < argc; ++i) {

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "convert/pass_manager.h"
+#include "core/base/allocator.h"
 #include "core/io/graph_yaml.h"
 #include "core/tensor/tensor.h"
 
@@ -122,6 +123,7 @@ int run_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  d2s::configure_process_allocator();
   try {
     return run_main(argc, argv);
   } catch (const d2s::Error& err) {
