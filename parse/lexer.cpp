@@ -26,12 +26,12 @@ SourceRange SourceMap::range(size_t begin, size_t end) const {
   begin = std::min(begin, size);
   // The lexer asks in file order, mostly on the line it asked last: try that line before
   // searching all of them.
-  size_t index = last_line_;
+  size_t index = last_line_.load(std::memory_order_relaxed);
   if (!(line_starts_[index] <= begin &&
         (index + 1 == line_starts_.size() || begin < line_starts_[index + 1]))) {
     auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), begin);
     index = static_cast<size_t>(it - line_starts_.begin()) - 1;
-    last_line_ = index;
+    last_line_.store(index, std::memory_order_relaxed);
   }
   size_t line_end = index + 1 < line_starts_.size() ? line_starts_[index + 1] - 1 : size;
   size_t stop = std::min(std::max(end, begin), line_end);

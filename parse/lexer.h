@@ -9,6 +9,7 @@
 // the range being lexed, and every problem is one d2s::Error (exit 2) with a caret.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,9 +37,9 @@ class SourceMap {
  private:
   std::shared_ptr<const SourceFile> file_;
   std::vector<size_t> line_starts_;
-  // The line of the last range() (an index into line_starts_). A file's lexer and parser
-  // run on one thread, so a hint that changes under const needs no lock.
-  mutable size_t last_line_ = 0;
+  // The line of the last range() (an index into line_starts_): a hint, checked before use,
+  // so relaxed loads and stores are enough when two threads share the map.
+  mutable std::atomic<size_t> last_line_{0};
 };
 
 class Lexer {
