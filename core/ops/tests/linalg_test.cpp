@@ -47,6 +47,29 @@ TEST(Linalg, Mm) {
             (Shape{2, 3}));
 }
 
+// Products big enough to be split between threads: by columns when they have few rows
+// (a batch through a linear layer; 520 columns is not a whole number of the 16-column
+// blocks the threads take), by rows when they have many. The entries are small integers,
+// so every sum is exact in float and the split cannot change a bit.
+TEST(Linalg, ThreadedProductsMatchTheNaiveLoop) {
+  const struct { int64_t n, m, p; } sizes[] = {{64, 784, 512}, {64, 784, 520}, {1024, 256, 256}};
+  for (const auto& s : sizes) {
+    Tensor a = seq({s.n, s.m}), b = seq({s.m, s.p});
+    EXPECT_EQ(test::floats(callt("aten::mm", {a, b})),
+              naive(test::floats(a), test::floats(b), 1, s.n, s.m, s.p))
+        << s.n << "x" << s.m << "x" << s.p;
+  }
+  // aten::linear multiplies by the weight transposed, its bias broadcast first.
+  Tensor x = seq({64, 784}), w = seq({512, 784}), bias = seq({512});
+  Tensor wt = callt("aten::contiguous", {callt("aten::t", {w})});
+  std::vector<float> want = naive(test::floats(x), test::floats(wt), 1, 64, 784, 512);
+  const std::vector<float> b = test::floats(bias);
+  for (size_t i = 0; i < want.size(); ++i) want[i] += b[i % 512];
+  EXPECT_EQ(test::floats(callt("aten::linear", {x, w, bias})), want);
+  EXPECT_EQ(test::floats(callt("aten::linear", {x, w})),
+            naive(test::floats(x), test::floats(wt), 1, 64, 784, 512));
+}
+
 TEST(Linalg, MmErrors) {
   EXPECT_EQ(call_error("aten::mm", {Tensor::zeros({1, 10}), Tensor::zeros({20, 20})}),
             "mat1 and mat2 shapes cannot be multiplied (1x10 and 20x20)");
