@@ -284,7 +284,7 @@ Tensor conv_forward(const Tensor& input, const Tensor& weight, const IValue& bia
   // Each (sample, group) pair is one independent GEMM into its own part of the output,
   // so the pairs split between the OpenMP threads, each with its own patch matrix:
   // the result is the same bits as one thread's. Small convolutions stay on one core
-  // (a thread's start and join would cost more than it saves; see for_product_rows in
+  // (a thread's start and join would cost more than it saves; see for_product_blocks in
   // kernels_linalg.cpp for the same rule).
   const int64_t pairs = g.n * g.groups;
   const bool parallel =

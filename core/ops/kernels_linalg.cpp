@@ -44,52 +44,43 @@ std::string dims_str(int64_t a, int64_t b) {
   return std::to_string(a) + "x" + std::to_string(b);
 }
 
-// body(first, rows) for the rows of an n-row product of n x m by m x p. A product big
-// enough to repay the threads' start and join (2^26 multiply-adds) splits its rows
-// between the OpenMP threads, each running Eigen's single-threaded GEMM on its share,
-// rather than using Eigen's own threading: each thread then first touches its own part
-// of a fresh output, and the 1024x1024 product took 5-10% less time than with
-// Eigen::setNbThreads(2) on this machine. Smaller products with many rows run on one
-// core: split by rows they were no faster on an idle machine (each thread packs all of
-// the right-hand matrix), and slower on a busy one, where a descheduled thread stalls the
-// others at the join. Products with few rows split by columns (for_product_cols).
+// body(row, rows, col, cols) for the blocks of the n x p result of n x m by m x p that
+// the OpenMP threads share, each running Eigen's single-threaded GEMM on its block, or
+// once for the whole result on one core. Eigen's own threading was 5-10% slower on the
+// 1024x1024 product here; this way each thread also first-touches its part of a fresh
+// output.
+//  * Few rows (a batch of 64 through a linear layer), from 2^24 multiply-adds: split by
+//    columns, in whole 16-float packets, so each thread packs only its share of the
+//    right-hand matrix. Split by rows each packed all of it, and the MLP's products
+//    gained nothing from two threads.
+//  * Many rows, from 2^26 multiply-adds: split by rows.
+//  * Smaller products run on one core: the threads' start and join would cost more, and
+//    on a busy machine a descheduled thread stalls the others at the join.
 template <typename Body>
-void for_product_rows(int64_t n, int64_t m, int64_t p, Body body) {
+void for_product_blocks(int64_t n, int64_t m, int64_t p, Body body) {
+  constexpr double kParallelMacsFewRows = double(int64_t{1} << 24);
   constexpr double kParallelMacs = double(int64_t{1} << 26);
+  constexpr int64_t kFewRows = 256;
   Eigen::setNbThreads(1);
-  if (double(n) * double(m) * double(p) < kParallelMacs) {
-    body(int64_t{0}, n);
+  const double macs = double(n) * double(m) * double(p);
+  const bool by_cols = n <= kFewRows && p >= 64 && macs >= kParallelMacsFewRows;
+  if (!by_cols && macs < kParallelMacs) {
+    body(int64_t{0}, n, int64_t{0}, p);
     return;
   }
 #pragma omp parallel
   {
     const int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
-    const int64_t first = n * t / threads, rows = n * (t + 1) / threads - first;
-    if (rows > 0) body(first, rows);
+    if (by_cols) {
+      const int64_t packets = (p + 15) / 16;
+      const int64_t first = std::min(p, packets * t / threads * 16);
+      const int64_t last = std::min(p, packets * (t + 1) / threads * 16);
+      if (last > first) body(int64_t{0}, n, first, last - first);
+    } else {
+      const int64_t first = n * t / threads, rows = n * (t + 1) / threads - first;
+      if (rows > 0) body(first, rows, int64_t{0}, p);
+    }
   }
-}
-
-// body(first, cols) for the columns of an n x p result of n x m by m x p. A product with
-// few rows (a batch of 64 through a linear layer) is split by its columns instead: each
-// thread then packs only its share of the right-hand matrix, where split by rows each
-// would pack all of it (which is why such products gained nothing from two threads).
-// From 2^24 multiply-adds (the MLP's first two layers).
-template <typename Body>
-bool for_product_cols(int64_t n, int64_t m, int64_t p, Body body) {
-  constexpr double kParallelMacs = double(int64_t{1} << 24);
-  constexpr int64_t kFewRows = 256;
-  if (n > kFewRows || p < 64 || double(n) * double(m) * double(p) < kParallelMacs) return false;
-  Eigen::setNbThreads(1);
-#pragma omp parallel
-  {
-    const int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
-    // Column blocks of whole 16-float packets, so each thread's share stays aligned.
-    const int64_t blocks = (p + 15) / 16;
-    const int64_t first = std::min(p, blocks * t / threads * 16);
-    const int64_t last = std::min(p, blocks * (t + 1) / threads * 16);
-    if (last > first) body(first, last - first);
-  }
-  return true;
 }
 
 // out (n x p) = a (n x m) * b (m x p), all contiguous; `batch` matrices apart.
@@ -102,13 +93,9 @@ void gemm(const Tensor& a, const Tensor& b, Tensor& out, int64_t batch, int64_t 
         Eigen::Map<const RowMat<T>> ma(a.data<T>() + i * n * m, n, m);
         Eigen::Map<const RowMat<T>> mb(b.data<T>() + i * m * p, m, p);
         Eigen::Map<RowMat<T>> mo(out.data<T>() + i * n * p, n, p);
-        if (for_product_cols(n, m, p, [&](int64_t first, int64_t cols) {
-              mo.middleCols(first, cols).noalias() = ma * mb.middleCols(first, cols);
-            })) {
-          continue;
-        }
-        for_product_rows(n, m, p, [&](int64_t first, int64_t rows) {
-          mo.middleRows(first, rows).noalias() = ma.middleRows(first, rows) * mb;
+        for_product_blocks(n, m, p, [&](int64_t row, int64_t rows, int64_t col, int64_t cols) {
+          mo.block(row, col, rows, cols).noalias() =
+              ma.middleRows(row, rows) * mb.middleCols(col, cols);
         });
       }
     }
@@ -222,26 +209,13 @@ bool linear_2d(const Tensor& input, const Tensor& weight, const IValue& bias, Te
   Eigen::Map<const RowMat<float>> x(input.data<float>(), n, k);
   Eigen::Map<const RowMat<float>> w(weight.data<float>(), m, k);
   Eigen::Map<RowMat<float>> o(out.data<float>(), n, m);
-  const bool by_cols = for_product_cols(n, k, m, [&](int64_t first, int64_t cols) {
-    auto o_cols = o.middleCols(first, cols);
+  for_product_blocks(n, k, m, [&](int64_t row, int64_t rows, int64_t col, int64_t cols) {
+    auto part = o.block(row, col, rows, cols);
     if (pb) {
-      o_cols.rowwise() = Eigen::Map<const Eigen::RowVectorXf>(pb + first, cols);
-      o_cols.noalias() += x * w.middleRows(first, cols).transpose();
+      part.rowwise() = Eigen::Map<const Eigen::RowVectorXf>(pb + col, cols);
+      part.noalias() += x.middleRows(row, rows) * w.middleRows(col, cols).transpose();
     } else {
-      o_cols.noalias() = x * w.middleRows(first, cols).transpose();
-    }
-  });
-  if (by_cols) {
-    *result = std::move(out);
-    return true;
-  }
-  for_product_rows(n, k, m, [&](int64_t first, int64_t rows) {
-    auto o_rows = o.middleRows(first, rows);
-    if (pb) {
-      o_rows.rowwise() = Eigen::Map<const Eigen::RowVectorXf>(pb, m);
-      o_rows.noalias() += x.middleRows(first, rows) * w.transpose();
-    } else {
-      o_rows.noalias() = x.middleRows(first, rows) * w.transpose();
+      part.noalias() = x.middleRows(row, rows) * w.middleRows(col, cols).transpose();
     }
   });
   *result = std::move(out);
