@@ -34,7 +34,6 @@ struct GraphRun::Impl {
     bool used = true;             // an unused input (a guarded scalar) may be left out
     bool parameter = false;       // a module parameter (requires grad, as in eager mode)
   };
-  bool calls_backward = false;  // the graph runs autograd (a parsed backward())
   std::vector<Slot> slots;
   uint64_t seed = 0;
   std::unique_ptr<Generator> generator;
@@ -67,7 +66,6 @@ GraphRun::GraphRun(const ir::Graph& graph, const LoweredGraph& lowered, const Di
   exec.out = nullptr;  // what a graph prints is not part of the comparison
   exec.max_loop_iterations = options.run.limits.max_total_iterations;
   impl_->executor = std::make_unique<Executor>(graph, exec);
-  impl_->calls_backward = impl_->executor->calls_backward();
 }
 
 GraphRun::~GraphRun() = default;
@@ -97,7 +95,7 @@ ValueList GraphRun::run(const NamedInputs& inputs) const {
     if (v.is_tensor() && v.to_tensor().defined()) {
       const Tensor& t = v.to_tensor();
       Tensor copy = t.clone();
-      if (impl_->calls_backward && t.dtype() == DType::Float32 &&
+      if (impl_->executor->calls_backward() && t.dtype() == DType::Float32 &&
           (t.requires_grad() || slot.parameter)) {
         copy.set_requires_grad(true);
       }

@@ -112,7 +112,6 @@ GraphRunner::GraphRunner(const ir::Graph& graph, GraphRunOptions options)
   exec.out = options_.out;
   exec.max_loop_iterations = options_.max_loop_iterations;
   executor_ = std::make_unique<Executor>(graph, exec);
-  calls_backward_ = executor_->calls_backward();
 }
 
 GraphRunner::~GraphRunner() = default;
@@ -390,7 +389,8 @@ IValue GraphRunner::run(const InputSet& set) {
   // marks and the parameters require grad); --grad also reports the leaves.
   auto mark = [&](const std::string& name) {
     Tensor t = values.back().is_tensor() ? values.back().to_tensor() : Tensor();
-    if (!(options_.grad || calls_backward_) || !t.defined() || t.dtype() != DType::Float32) {
+    if (!(options_.grad || executor_->calls_backward()) || !t.defined() ||
+        t.dtype() != DType::Float32) {
       return;
     }
     t.set_requires_grad(true);

@@ -116,9 +116,6 @@ class GraphRunner {
   std::unique_ptr<Generator> generator_;
   std::unique_ptr<Executor> executor_;
   std::vector<std::pair<std::string, Tensor>> grad_leaves_;
-  // The graph holds an aten::backward (a parsed `loss.backward()`): its runs tape, with
-  // the parameters and the inputs marked requires_grad requiring grad, as eager does.
-  bool calls_backward_ = false;
 };
 
 // Convenience: GraphRunner(graph, options).run(inputs).
