@@ -1,9 +1,5 @@
 // Program: loading, choosing the entry, preparing a run (top level, the entry module,
 // weights), binding inputs by parameter name, and running on a large stack.
-#include <pthread.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -13,6 +9,7 @@
 
 #include "parse/parser.h"
 #include "parse/script_names.h"
+#include "trace/big_stack.h"
 #include "trace/interp.h"
 #include "trace/interpreter.h"
 #include "trace/native_value.h"
@@ -22,94 +19,6 @@ namespace d2s {
 using interp::as_obj;
 
 namespace {
-
-// Runs are executed on a thread with a large stack, so that the call-depth limit —
-// not the platform's 8 MB default — decides how deep a program may recurse; the
-// interpreter's stack guard keeps a margin below this size.
-constexpr size_t kStackSize = size_t{512} << 20;
-constexpr size_t kStackMargin = size_t{16} << 20;
-constexpr size_t kFallbackBudget = size_t{2} << 20;
-
-struct StackJob {
-  const std::function<void(size_t)>* fn;
-  size_t budget;
-  std::exception_ptr error;
-};
-
-void* run_job(void* p) {
-  auto* job = static_cast<StackJob*>(p);
-  // Everything leaves as a d2s::Error: the CLI prints those and nothing else.
-  try {
-    (*job->fn)(job->budget);
-  } catch (const Error&) {
-    job->error = std::current_exception();
-  } catch (const std::bad_alloc&) {
-    job->error = std::make_exception_ptr(Error("out of memory while running the program"));
-  } catch (const std::exception& e) {
-    job->error = std::make_exception_ptr(Error(std::string("internal error: ") + e.what()));
-  }
-  return nullptr;
-}
-
-// One stack, mapped once, for the runs' threads. A stack this size is past what glibc
-// keeps for reuse, so each thread otherwise mapped, guarded and unmapped 512 MB: a tenth
-// of tracing a 100-statement program. Runs are sequential (the caller waits for each),
-// so one stack serves them; a run started while it is taken (a run inside a run, or a
-// run on another thread) gets a stack of its own, as before.
-class SharedStack {
- public:
-  SharedStack() {
-    void* p = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (p == MAP_FAILED) return;
-    // The lowest page is the guard glibc would have put there: an overflow faults.
-    if (mprotect(p, page(), PROT_NONE) != 0) {
-      munmap(p, kStackSize);
-      return;
-    }
-    base_ = p;
-  }
-  // The stack, now the caller's, or null when it is taken or could not be mapped.
-  void* take() {
-    bool expected = false;
-    return base_ && taken_.compare_exchange_strong(expected, true) ? base_ : nullptr;
-  }
-  // Gives the stack back. What a deep recursion touched below the top few megabytes
-  // goes back to the system, so one deep run does not keep its memory for the process.
-  void give_back() {
-    constexpr size_t kKeepResident = size_t{8} << 20;
-    madvise(base_, kStackSize - kKeepResident, MADV_DONTNEED);
-    taken_.store(false);
-  }
-
- private:
-  static size_t page() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
-  void* base_ = nullptr;
-  std::atomic<bool> taken_{false};
-};
-
-// Calls fn(stack budget) on a fresh thread with a large stack and waits for it (the
-// caller blocks, so hooks run strictly in sequence); exceptions come back here.
-void run_on_big_stack(const std::function<void(size_t)>& fn) {
-  static SharedStack shared;
-  pthread_attr_t attr;
-  pthread_t thread;
-  StackJob job{&fn, kStackSize - kStackMargin, nullptr};
-  void* stack = shared.take();
-  bool started = pthread_attr_init(&attr) == 0 &&
-                 (stack ? pthread_attr_setstack(&attr, stack, kStackSize)
-                        : pthread_attr_setstacksize(&attr, kStackSize)) == 0 &&
-                 pthread_create(&thread, &attr, run_job, &job) == 0;
-  pthread_attr_destroy(&attr);
-  if (started) pthread_join(thread, nullptr);
-  if (stack) shared.give_back();
-  if (!started) {
-    // No thread to be had: run here, with a budget any default stack has room for.
-    fn(kFallbackBudget);
-    return;
-  }
-  if (job.error) std::rethrow_exception(job.error);
-}
 
 std::optional<IValue> literal_value(const ast::Expr& e) {
   switch (e.kind) {
