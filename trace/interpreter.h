@@ -39,9 +39,10 @@
 //   (`i + 1` in a loop) is reported too, and a tracer records it as a constant. Literal
 //   `-1` is a constant, not an aten::neg.
 //
-// Threads: prepare() and call_entry() run the program on a helper thread with a large
-// stack (so that Limits::max_call_depth, not the platform's stack size, bounds
-// recursion) and block until it ends; hooks are called on that thread, one at a time.
+// Stacks: prepare() and call_entry() run the program on a large stack (trace/big_stack.h,
+// so that Limits::max_call_depth, not the platform's stack size, bounds recursion),
+// switched to on the calling thread or, when that stack is in use, on a helper thread
+// the caller waits for; hooks are called one at a time, in program order.
 // Eager mode passes no hooks and pays one null check per op.
 #pragma once
 

@@ -195,7 +195,7 @@ IValue Interpreter::call_stdlib_name(const std::string& q, ValueList args, Kwarg
     std::string category = "UserWarning";
     if (auto* b = as_obj<BuiltinValue>(a[1])) category = b->qualname;
     // Python's default filter shows a warning once per place it is raised from (once per
-    // process: the parse route runs __init__ again on its own thread).
+    // process: the parse route runs __init__ again, in a run of its own).
     static std::mutex shown_mutex;
     static std::set<std::pair<std::string, int>> shown;
     bool first;
