@@ -527,7 +527,9 @@ ir::Value* Lowerer::emit_op(const std::string& base_name, const std::vector<Call
                             const std::vector<std::pair<std::string, CallArg>>& keywords,
                             const SourceRange& range) {
   std::vector<ir::Value*> given;
+  given.reserve(positional.size() + keywords.size());
   std::vector<ArgInfo> pos_info;
+  pos_info.reserve(positional.size());
   std::vector<std::pair<std::string, ArgInfo>> kw_info;
   for (const CallArg& a : positional) {
     ir::Value* v = as_value(a.value, a.range);
@@ -551,6 +553,7 @@ ir::Value* Lowerer::emit_op(const std::string& base_name, const std::vector<Call
   }
   if (!m.varargs.empty()) last = m.slots.size();
   std::vector<ir::Value*> inputs;
+  inputs.reserve(last + m.varargs.size());
   for (size_t i = 0; i < last; ++i) {
     const auto& slot = m.slots[i];
     switch (slot.kind) {
@@ -588,9 +591,7 @@ ir::Value* Lowerer::emit_op(const std::string& base_name, const std::vector<Call
   for (ir::Value* v : given) open |= v->type().kind == TypeKind::Any;
   open &= OpRegistry::builtin().overloads(base_name).size() > 1;
   if (!open) n->set_overload(schema.overload);
-  std::vector<Type> in_types;
-  for (ir::Value* v : inputs) in_types.push_back(v->type());
-  std::vector<Type> out_types = result_types(*m.op, in_types);
+  std::vector<Type> out_types = result_types(*m.op, inputs);
   for (size_t i = 0; i < n_out; ++i) n->output(i)->set_type(open ? Type::any() : out_types[i]);
   infer_node_types(*n);  // dtypes and shapes where the rules know them
   if (n_out == 1) return n->output();

@@ -212,6 +212,7 @@ std::vector<ir::Node*> post_order(const ir::Block* block, bool reverse) {
     return reverse ? blocks[blocks.size() - 1 - rank] : blocks[rank];
   };
   std::vector<ir::Node*> out;
+  out.reserve(block->owning_graph()->live_nodes());  // an upper bound: one allocation
   std::vector<Frame> stack{Frame{block, first(block), nullptr, 0}};
   while (!stack.empty()) {
     Frame& f = stack.back();

@@ -1,6 +1,7 @@
 #include "convert/schema_match.h"
 
 #include "core/base/error.h"
+#include "core/ir/ir.h"
 
 namespace d2s::convert {
 
@@ -233,27 +234,29 @@ Type type_of_schema_type(const std::string& st) {
   return Type::any();
 }
 
-std::vector<Type> result_types(const OpDef& op, const std::vector<Type>& inputs) {
+std::vector<Type> result_types(const OpDef& op, const std::vector<ir::Value*>& inputs) {
   std::vector<Type> out;
+  out.reserve(op.schema.returns.size());
   for (const std::string& r : op.schema.returns) {
     if (r != "Scalar") {
       out.push_back(type_of_schema_type(r));
       continue;
     }
     // item(): the Python number of the tensor's dtype (float when unknown).
-    if (!inputs.empty() && inputs[0].is_tensor()) {
+    if (!inputs.empty() && inputs[0]->type().is_tensor()) {
+      const Type& t = inputs[0]->type();
       TypeKind k = TypeKind::Float;
-      if (inputs[0].dtype == DType::Int64) k = TypeKind::Int;
-      if (inputs[0].dtype == DType::Bool) k = TypeKind::Bool;
+      if (t.dtype == DType::Int64) k = TypeKind::Int;
+      if (t.dtype == DType::Bool) k = TypeKind::Bool;
       out.push_back(Type{k, {}, {}, {}});
       continue;
     }
     // Python arithmetic on numbers: float if any operand is a float, else int (a
     // static approximation: max(3, 2.5) is an int at run time).
     bool any_float = false, any_unknown = false;
-    for (const Type& t : inputs) {
-      if (t.kind == TypeKind::Float) any_float = true;
-      if (t.kind == TypeKind::Any) any_unknown = true;
+    for (const ir::Value* v : inputs) {
+      if (v->type().kind == TypeKind::Float) any_float = true;
+      if (v->type().kind == TypeKind::Any) any_unknown = true;
     }
     if (any_float)
       out.push_back(Type::of_float());

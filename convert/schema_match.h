@@ -21,6 +21,10 @@
 #include "core/ops/op_registry.h"
 #include "core/tensor/ivalue.h"
 
+namespace d2s::ir {
+class Value;
+}  // namespace d2s::ir
+
 namespace d2s::convert {
 
 // What is known about an argument at conversion time.
@@ -60,11 +64,11 @@ SchemaMatch match_op(std::string_view base_name, const std::vector<ArgInfo>& pos
 // Whether a value of type `t` fits a schema argument type ("Tensor", "int[]?", ...).
 bool type_accepts(const std::string& schema_type, const ir::Type& t);
 
-// The types of an op's results given the types of its (bound, schema-order) inputs:
+// The types of an op's results given its (bound, schema-order) inputs' types:
 // the schema's return types, with "Scalar" resolved from the inputs (Python's
 // promotion of numbers; item() follows the tensor's dtype). Shapes are left to the
 // shape rules (shape_rules.h).
-std::vector<ir::Type> result_types(const OpDef& op, const std::vector<ir::Type>& inputs);
+std::vector<ir::Type> result_types(const OpDef& op, const std::vector<ir::Value*>& inputs);
 
 // The type a schema type string stands for ("int[]" → int[], "Tensor" → Tensor).
 ir::Type type_of_schema_type(const std::string& schema_type);
