@@ -62,6 +62,9 @@ void run_job(StackJob& job) {
     job.error = std::make_exception_ptr(Error("out of memory while running the program"));
   } catch (const std::exception& e) {
     job.error = std::make_exception_ptr(Error(std::string("internal error: ") + e.what()));
+  } catch (...) {
+    // Nothing may unwind past the job: on the shared stack there is no frame to go to.
+    job.error = std::make_exception_ptr(Error("internal error: an unknown exception"));
   }
 }
 

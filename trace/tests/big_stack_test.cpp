@@ -50,6 +50,12 @@ TEST(BigStack, ErrorsComeBackToTheCaller) {
   } catch (const Error& e) {
     EXPECT_EQ(e.message(), "internal error: broken invariant");
   }
+  try {
+    run_on_big_stack([](size_t) { throw 42; });
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.message(), "internal error: an unknown exception");
+  }
 }
 
 TEST(BigStack, TheSharedStackIsReusedAfterRunsAndErrors) {
