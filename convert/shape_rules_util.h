@@ -44,25 +44,26 @@ inline int rank(DType d) {
 }
 
 // PyTorch's promotion over d2s's dtypes: the highest category wins (a Python number
-// counts by its category, see core/tensor/broadcast.h).
-inline std::optional<DType> promote(const std::vector<Type>& operands) {
+// counts by its category, see core/tensor/broadcast.h). Over types or pointers to types
+// held elsewhere: a rule asking only for dtypes need not copy shapes.
+inline const Type& held_type(const Type& t) {
+  return t;
+}
+inline const Type& held_type(const Type* t) {
+  return *t;
+}
+template <typename It>
+std::optional<DType> promote(It begin, It end) {
   std::optional<DType> out;
-  for (const Type& t : operands) {
-    auto d = dtype_of(t);
+  for (; begin != end; ++begin) {
+    auto d = dtype_of(held_type(*begin));
     if (!d) return std::nullopt;
     if (!out || rank(*d) > rank(*out)) out = d;
   }
   return out;
 }
-// The same over types held elsewhere: a rule asking only for dtypes need not copy shapes.
-inline std::optional<DType> promote(const Type* const* begin, const Type* const* end) {
-  std::optional<DType> out;
-  for (; begin != end; ++begin) {
-    auto d = dtype_of(**begin);
-    if (!d) return std::nullopt;
-    if (!out || rank(*d) > rank(*out)) out = d;
-  }
-  return out;
+inline std::optional<DType> promote(const std::vector<Type>& operands) {
+  return promote(operands.begin(), operands.end());
 }
 
 // Reads a node's arguments: constants, the schema's defaults for omitted trailing
