@@ -179,8 +179,8 @@ void run_on_big_stack(const std::function<void(size_t)>& fn) {
   StackJob job{&fn, kStackSize - kStackMargin, nullptr};
   if (!SharedStack::get().try_run(job) && !run_on_new_thread(job)) {
     // No stack to be had: run here, with a budget any default stack has room for.
-    fn(kFallbackBudget);
-    return;
+    job.budget = kFallbackBudget;
+    run_job(job);
   }
   if (job.error) std::rethrow_exception(job.error);
 }

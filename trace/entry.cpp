@@ -1,11 +1,8 @@
 // Program: loading, choosing the entry, preparing a run (top level, the entry module,
 // weights), binding inputs by parameter name, and running on a large stack.
 #include <algorithm>
-#include <atomic>
 #include <cstring>
-#include <exception>
 #include <functional>
-#include <new>
 
 #include "parse/parser.h"
 #include "parse/script_names.h"
