@@ -366,7 +366,9 @@ class Interpreter {
 
   std::unordered_map<std::string, IValue> globals_;
   std::unordered_map<std::string, IValue> builtins_;  // print, len, range, ...
-  std::unordered_map<const ast::FunctionDef*, std::unique_ptr<FunctionInfo>> function_infos_;
+  // Shared with the closures made in the functions: a closure may outlive the
+  // interpreter (a lambda kept by __init__ in a module the parse route lowers).
+  std::unordered_map<const ast::FunctionDef*, std::shared_ptr<FunctionInfo>> function_infos_;
   std::vector<Frame*> frames_;  // the call stack; frames_.back() is the running one
   Frame module_frame_;
   int64_t total_iterations_ = 0;

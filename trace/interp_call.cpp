@@ -273,7 +273,7 @@ ValueList bind_args(const std::string& fname, const std::vector<ParamSpec>& para
 const FunctionInfo& Interpreter::function_info(const ast::FunctionDef& def) {
   auto& slot = function_infos_[&def];
   if (!slot) {
-    slot = std::make_unique<FunctionInfo>();
+    slot = std::make_shared<FunctionInfo>();
     std::vector<std::string> names;
     for (const ast::Param& p : def.params) names.push_back(p.name);
     collect_locals(def.body, &names);

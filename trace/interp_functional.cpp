@@ -79,7 +79,11 @@ std::shared_ptr<FunctionValue> Interpreter::make_function(const ast::FunctionDef
     fn->defaults.push_back(p.default_value ? std::optional<IValue>(eval(*p.default_value))
                                            : std::nullopt);
   }
-  if (frame.info) fn->closure = std::make_shared<Closure>(frame.info, frame.locals, frame.closure);
+  if (frame.info) {
+    // frame.info is function_infos_'s entry for the running function (interp_call.cpp).
+    fn->closure = std::make_shared<Closure>(function_infos_.at(frame.function->def), frame.locals,
+                                            frame.closure);
+  }
   return fn;
 }
 

@@ -118,12 +118,12 @@ struct LocalSlots : GcNode, std::vector<std::optional<IValue>> {
   void gc_clear() override;
 };
 struct Closure : GcNode {
-  Closure(const FunctionInfo* info, std::shared_ptr<LocalSlots> slots,
+  Closure(std::shared_ptr<const FunctionInfo> info, std::shared_ptr<LocalSlots> slots,
           std::shared_ptr<Closure> parent)
-      : info(info), slots(std::move(slots)), parent(std::move(parent)) {}
+      : info(std::move(info)), slots(std::move(slots)), parent(std::move(parent)) {}
   void gc_visit(GcVisitor& v) const override;
   void gc_clear() override;
-  const FunctionInfo* info = nullptr;
+  std::shared_ptr<const FunctionInfo> info;  // kept alive: the closure may outlive its interpreter
   std::shared_ptr<LocalSlots> slots;
   std::shared_ptr<Closure> parent;
 };
