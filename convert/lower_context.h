@@ -22,7 +22,8 @@
 
 namespace d2s::interp {
 class InstanceValue;
-}
+struct Closure;
+}  // namespace d2s::interp
 
 namespace d2s::convert {
 

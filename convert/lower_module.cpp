@@ -177,6 +177,7 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
     if (auto* f = interp::as_obj<interp::FunctionValue>(*v); f && f->def) {
       Sugared s = Sugared::of_kind(Sugared::Kind::Function, f->qualname);
       s.fn = f->def;
+      if (f->closure) s.closure = eager_closure_frame(*f->closure, ref, range);
       return s;
     }
     if (auto* b = interp::as_obj<interp::BuiltinValue>(*v)) {
@@ -193,12 +194,7 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
       // A buffer: one constant for every read, as TorchScript's prim::GetAttr reads the
       // one attribute, placed first in the graph so that it dominates every use.
       auto [it, fresh] = globals_.buffers.try_emplace(ref.qualify(attr), nullptr);
-      if (fresh) {
-        ir::WithInsertPoint top(graph_, graph_.block());
-        it->second = constant(*v, range);
-        ir::Node* first = *graph_.block()->nodes().begin();
-        if (first != it->second->node()) it->second->node()->move_before(first);
-      }
+      if (fresh) it->second = constant_at_top(*v, range);
       return Sugared::of(it->second);
     }
     // A plain attribute is frozen into the graph as a constant.
@@ -225,6 +221,87 @@ Sugared Lowerer::module_attribute(const Sugared& module, const std::string& attr
   }
   fail("AttributeError: '" + inst.type + "' object has no attribute '" + attr + "'", range,
        did_you_mean(attr, names));
+}
+
+ir::Value* Lowerer::constant_at_top(const IValue& v, const SourceRange& range) {
+  ir::WithInsertPoint top(graph_, graph_.block()->param_node()->next());
+  return constant(v, range);
+}
+
+namespace {
+
+// The state_dict prefix of `target` among `root` and the modules under it, breadth
+// first; nullopt when it is none of them.
+std::optional<std::string> module_prefix(const ModuleRef& root, const InstanceValue* target) {
+  std::vector<ModuleRef> queue{root};
+  std::unordered_set<const InstanceValue*> seen{root.instance.get()};
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const ModuleRef m = queue[i];  // a copy: the queue grows below
+    if (m.instance.get() == target) return m.prefix;
+    for (const std::string& attr : m.instance->children) {
+      const IValue* v = m.instance->get(attr);
+      InstanceValue* child = v ? as_instance(*v) : nullptr;
+      if (child && seen.insert(child).second) {
+        queue.push_back(
+            ModuleRef{std::static_pointer_cast<InstanceValue>(v->to_object()), m.qualify(attr)});
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int Lowerer::eager_closure_frame(const interp::Closure& closure, const ModuleRef& owner,
+                                 const SourceRange& range) {
+  if (auto it = eager_closures_.find(&closure); it != eager_closures_.end()) return it->second;
+  const int serial = next_serial_++;
+  eager_closures_.emplace(&closure, serial);  // first: a function among the variables may
+                                              // close over this same frame
+  auto env = std::make_unique<Environment>(nullptr);
+  // Innermost frame first: its variables hide the outer ones of the same name.
+  for (const interp::Closure* c = &closure; c; c = c->parent.get()) {
+    if (!c->info || !c->slots) continue;
+    for (const auto& [name, slot] : c->info->slots) {
+      const size_t i = static_cast<size_t>(slot);
+      if (env->find_local(name) || i >= c->slots->size() || !(*c->slots)[i]) continue;
+      env->set(name, eager_binding(name, *(*c->slots)[i], owner, range));
+    }
+  }
+  finished_frames_[serial] = FinishedFrame{std::move(env), -1};
+  return serial;
+}
+
+Binding Lowerer::eager_binding(const std::string& name, const IValue& v, const ModuleRef& owner,
+                               const SourceRange& range) {
+  auto poisoned = [&](const std::string& what) {
+    return Binding{Sugared{},
+                   "the parse route cannot use '" + name + "' (" + what +
+                       "): a function kept in an attribute of '" + owner.instance->type +
+                       "' reads it from the function that made it",
+                   "eager and trace modes (d2s run --mode eager, or --mode trace) run it; or "
+                   "keep the value in an attribute of the module"};
+  };
+  if (InstanceValue* inst = as_instance(v)) {
+    std::optional<std::string> prefix = inst->is_module ? module_prefix(owner, inst) : std::nullopt;
+    if (!prefix) return poisoned("a " + inst->type + ", not one of the module's submodules");
+    Sugared s = Sugared::of_kind(Sugared::Kind::Module, *prefix);
+    s.module = std::make_shared<ModuleRef>(
+        ModuleRef{std::static_pointer_cast<InstanceValue>(v.to_object()), *prefix});
+    return Binding{s, {}, {}};
+  }
+  if (auto* f = interp::as_obj<interp::FunctionValue>(v); f && f->def) {
+    Sugared s = Sugared::of_kind(Sugared::Kind::Function, f->qualname);
+    s.fn = f->def;
+    if (f->closure) s.closure = eager_closure_frame(*f->closure, owner, range);
+    return Binding{s, {}, {}};
+  }
+  if (auto* b = interp::as_obj<interp::BuiltinValue>(v)) {
+    return Binding{Sugared::of_kind(Sugared::Kind::Builtin, b->qualname), {}, {}};
+  }
+  if (v.is_object()) return poisoned("a " + v.type_name());
+  // A number, string, None or tensor, frozen as the attributes are.
+  return Binding{Sugared::of(constant_at_top(v, range)), {}, {}};
 }
 
 std::vector<Sugared> Lowerer::module_children(const Sugared& module, const SourceRange& range) {

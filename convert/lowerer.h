@@ -248,6 +248,18 @@ class Lowerer {
   // ----------------------------------------------------------- modules
   Sugared module_attribute(const Sugared& module, const std::string& attr,
                            const SourceRange& range);
+  // A function kept in an attribute that reads variables of the function that made it
+  // (minGPT's `m = self.mlp; self.mlpf = lambda x: m.dropout(m.c_proj(...))` in
+  // __init__): those variables, as the eager run left them, become a finished frame that
+  // the inlined call reads as a nested def's (closure_binding). Made once per closure;
+  // returns the frame's serial. `owner` is the module holding the attribute: modules
+  // among the variables are found among its submodules, for their state_dict names.
+  int eager_closure_frame(const interp::Closure& closure, const ModuleRef& owner,
+                          const SourceRange& range);
+  Binding eager_binding(const std::string& name, const IValue& v, const ModuleRef& owner,
+                        const SourceRange& range);
+  // A constant placed first in the graph, so that it dominates every use.
+  ir::Value* constant_at_top(const IValue& v, const SourceRange& range);
   Sugared call_module(const Sugared& module, CallArgs& args, const SourceRange& range);
   // The forward of a built-in module (nn.Linear, nn.Sequential, ...), also for a class
   // deriving from nn.Sequential that calls super().forward(x).
@@ -514,6 +526,7 @@ class Lowerer {
     int closure = -1;
   };
   std::unordered_map<int, FinishedFrame> finished_frames_;
+  std::unordered_map<const interp::Closure*, int> eager_closures_;  // eager_closure_frame
   int module_loop_depth_ = 0;
   // Lists written into (lower_list.cpp), and the prim::Loop bodies being lowered with
   // the lists whose items were read at conversion time inside them.
