@@ -49,44 +49,36 @@ TEST(LowerClosure, AnAttributeLambdaReadsInitsVariables) {
   EXPECT_NE(ir.find("mlp.c_fc.weight"), std::string::npos) << ir;
 }
 
-TEST(LowerClosure, AValueTheGraphCannotHoldIsNamed) {
-  // Read only when used: a closure may hold anything the function does not read.
-  const char* reads_only_numbers = R"(import torch
-import torch.nn as nn
-class Holder:
-    def __init__(self):
-        self.k = 2.0
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        h = Holder()
-        k = 3.0
-        self.f = lambda x: x * k
-    def forward(self, x):
-        return self.f(x)
-)";
+// A module whose __init__ keeps `h`, an object the graph cannot hold, and `k`, a number,
+// beside a lambda computing `body`.
+std::string net_with_lambda(const std::string& body) {
+  return "import torch\n"
+         "import torch.nn as nn\n"
+         "class Holder:\n"
+         "    def __init__(self):\n"
+         "        self.k = 2.0\n"
+         "class Net(nn.Module):\n"
+         "    def __init__(self):\n"
+         "        super().__init__()\n"
+         "        h = Holder()\n"
+         "        k = 3.0\n"
+         "        self.f = lambda x: " +
+         body +
+         "\n"
+         "    def forward(self, x):\n"
+         "        return self.f(x)\n";
+}
+
+TEST(LowerClosure, AValueTheGraphCannotHoldIsNamedWhenRead) {
   LowerOptions o;
   o.entry = "Net";
-  EXPECT_EQ(lower_error(reads_only_numbers, o), "");
-  const char* reads_an_object = R"(import torch
-import torch.nn as nn
-class Holder:
-    def __init__(self):
-        self.k = 2.0
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        h = Holder()
-        self.f = lambda x: x * h
-    def forward(self, x):
-        return self.f(x)
-)";
-  const std::string err = lower_error(reads_an_object, o);
-  EXPECT_NE(
-      err.find(":10:32: error: the parse route cannot use 'h' (a Holder, not one of the module's "
-               "submodules): a "
-               "function kept in an attribute of 'Net' reads it from the function that made it"),
-      std::string::npos)
+  // A closure may hold anything the function does not read.
+  EXPECT_EQ(lower_error(net_with_lambda("x * k"), o), "");
+  const std::string err = lower_error(net_with_lambda("x * h"), o);
+  EXPECT_NE(err.find(":11:32: error: the parse route cannot use 'h' (a Holder, not one of the "
+                     "module's submodules): a function kept in an attribute of 'Net' reads it "
+                     "from the function that made it"),
+            std::string::npos)
       << err;
 }
 
